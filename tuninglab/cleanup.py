@@ -1,0 +1,116 @@
+"""Nothing left behind: every container and network a run creates carries the run's labels.
+
+Testcontainers' reaper (Ryuk) cannot run here (its image cannot be pulled), so the lab does
+the reaper's job itself:
+- `labels()` marks every object with the run id, the owning process id and the host;
+- `RunScope` removes the run's objects when the run ends, on an exception, on Ctrl-C and on
+  SIGTERM / SIGHUP (turned into an exception so `finally` blocks run);
+- `sweep_dead_runs()` removes objects of runs whose process is gone (kill -9, a crashed
+  kernel); it runs at the start of every stack.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import socket
+import uuid
+
+import docker
+import docker.errors
+
+RUN_LABEL = "tuninglab.run"
+PID_LABEL = "tuninglab.pid"
+HOST_LABEL = "tuninglab.host"
+
+os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
+
+
+class Interrupted(KeyboardInterrupt):
+    """A termination signal arrived; raised so that clean-up code runs."""
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_dead_runs(client: docker.DockerClient) -> list[str]:
+    """Remove containers and networks left by runs of this host whose process has died."""
+    host = socket.gethostname()
+    removed = []
+    for container in client.containers.list(all=True, filters={"label": RUN_LABEL}):
+        labels = container.labels
+        if labels.get(HOST_LABEL) != host or _pid_alive(int(labels.get(PID_LABEL, "0"))):
+            continue
+        container.remove(force=True, v=True)
+        removed.append(f"container {container.name}")
+    for network in client.networks.list(filters={"label": RUN_LABEL}):
+        labels = network.attrs.get("Labels") or {}
+        if labels.get(HOST_LABEL) != host or _pid_alive(int(labels.get(PID_LABEL, "0"))):
+            continue
+        try:
+            network.remove()
+            removed.append(f"network {network.name}")
+        except docker.errors.APIError:
+            pass  # still in use by a container another sweep is removing; next start retries
+    return removed
+
+
+class RunScope:
+    """The identity of one run and the guarantee that its docker objects go away with it."""
+
+    def __init__(self, client: docker.DockerClient):
+        self.client = client
+        self.run_id = uuid.uuid4().hex[:12]
+        self._previous_handlers: dict[int, object] = {}
+
+    def labels(self, role: str) -> dict[str, str]:
+        return {RUN_LABEL: self.run_id, PID_LABEL: str(os.getpid()),
+                HOST_LABEL: socket.gethostname(), "tuninglab.role": role}
+
+    def __enter__(self) -> "RunScope":
+        self._install_signal_handlers()
+        atexit.register(self.remove_all)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.remove_all()
+        finally:
+            atexit.unregister(self.remove_all)
+            self._restore_signal_handlers()
+
+    def remove_all(self) -> None:
+        """Remove every container, then every network, of this run (idempotent)."""
+        selector = {"label": f"{RUN_LABEL}={self.run_id}"}
+        for container in self.client.containers.list(all=True, filters=selector):
+            try:
+                container.remove(force=True, v=True)
+            except docker.errors.NotFound:
+                pass
+        for network in self.client.networks.list(filters=selector):
+            try:
+                network.remove()
+            except docker.errors.NotFound:
+                pass
+
+    def _install_signal_handlers(self) -> None:
+        def interrupt(signum, _frame):
+            raise Interrupted(f"stopped by signal {signal.Signals(signum).name}")
+
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            try:
+                self._previous_handlers[signum] = signal.signal(signum, interrupt)
+            except ValueError:
+                pass  # not the main thread: the atexit hook and the next sweep still clean up
+
+    def _restore_signal_handlers(self) -> None:
+        for signum, handler in self._previous_handlers.items():
+            signal.signal(signum, handler)
+        self._previous_handlers.clear()

@@ -1,0 +1,227 @@
+"""The stack's containers, the Testcontainers way: small classes with fluent `with_*` setters,
+an explicit wait strategy each, and the container's logs attached to any start-up failure.
+
+Every container gets CPU pinning and a memory cap (the JVM and WildFly size their thread pools
+and GC from what the container allows), the run's labels (see cleanup.py), and a name on the
+stack's private network. Only WildFly's management port is published, on 127.0.0.1, for the
+library's own management calls; the load travels over the private network.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+import shlex
+import tarfile
+import time
+
+from testcontainers.core.container import DockerContainer
+from testcontainers.core.network import Network
+from testcontainers.core.wait_strategies import LogMessageWaitStrategy
+
+from . import images
+
+
+class StartupError(RuntimeError):
+    pass
+
+
+class LabContainer(DockerContainer):
+    """A DockerContainer with resource limits and labels collected by fluent setters."""
+
+    def __init__(self, image: str, role: str):
+        super().__init__(image)
+        self.role = role
+        self._create_options: dict = {}
+
+    def with_cpuset(self, cpus: str | None) -> "LabContainer":
+        if cpus:
+            self._create_options["cpuset_cpus"] = cpus
+        return self
+
+    def with_cpu_quota(self, cpus: float | None) -> "LabContainer":
+        if cpus:
+            self._create_options["nano_cpus"] = int(cpus * 1e9)
+        return self
+
+    def with_memory(self, limit: str | None) -> "LabContainer":
+        if limit:
+            self._create_options["mem_limit"] = limit
+            self._create_options["memswap_limit"] = limit  # no swap: a too-small heap must show
+        return self
+
+    def with_labels(self, labels: dict[str, str]) -> "LabContainer":
+        self._create_options["labels"] = labels
+        return self
+
+    def on(self, network: Network, alias: str) -> "LabContainer":
+        return self.with_network(network).with_network_aliases(alias).with_name(
+            f"tl-{network.name[:8]}-{alias}")
+
+    def _configure(self) -> None:
+        self.with_kwargs(**self._create_options)
+
+    def start(self) -> "LabContainer":
+        try:
+            return super().start()
+        except Exception as exc:
+            raise StartupError(f"{self.role} container did not start: {exc}\n"
+                               f"--- last log lines ---\n{self.tail_logs()}") from exc
+
+    def tail_logs(self, lines: int = 40) -> str:
+        try:
+            out, err = self.get_logs()
+        except Exception:  # the container may not exist at all
+            return "(no logs)"
+        text = (out + err).decode(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def run(self, command: list[str], user: str = "", env: dict | None = None) -> str:
+        """Run a command in the container; a non-zero exit is an error carrying its output."""
+        result = self.get_wrapped_container().exec_run(command, user=user, environment=env)
+        output = result.output.decode(errors="replace")
+        if result.exit_code != 0:
+            raise RuntimeError(f"{self.role}: `{shlex.join(command)}` exited "
+                               f"{result.exit_code}: {output.strip()[-2000:]}")
+        return output
+
+    def put_file(self, path: str, content: str, mode: int = 0o644) -> None:
+        directory, name = path.rsplit("/", 1)
+        data = content.encode()
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            info = tarfile.TarInfo(name)
+            info.size, info.mode, info.mtime = len(data), mode, int(time.time())
+            tar.addfile(info, io.BytesIO(data))
+        self.get_wrapped_container().put_archive(directory, buffer.getvalue())
+
+    def cpu_and_memory(self) -> dict:
+        """Cumulative CPU seconds and current/peak memory from one stats call (no 1 s wait)."""
+        stats = self.get_wrapped_container().stats(stream=False, one_shot=True)
+        memory = stats.get("memory_stats", {})
+        return {
+            "cpu_s": stats["cpu_stats"]["cpu_usage"]["total_usage"] / 1e9,
+            "memory_bytes": memory.get("usage", 0),
+            "memory_peak_bytes": memory.get("max_usage", 0),
+        }
+
+    def allowed_cpus(self) -> float:
+        """How many CPUs this container may use (quota, else the size of its cpuset)."""
+        if self._create_options.get("nano_cpus"):
+            return self._create_options["nano_cpus"] / 1e9
+        cpuset = self._create_options.get("cpuset_cpus")
+        if not cpuset:
+            import os
+            return float(os.cpu_count() or 1)
+        return float(sum(_range_size(part) for part in cpuset.split(",")))
+
+
+def _range_size(part: str) -> int:
+    low, _, high = part.partition("-")
+    return int(high or low) - int(low) + 1
+
+
+class PostgresNode(LabContainer):
+    """PostgreSQL 17 with the benchmark data baked into the image (ready in about a second)."""
+
+    CONF_DIR = "/etc/tuninglab/conf.d"
+
+    def __init__(self, image: str = images.DB):
+        super().__init__(image, "db")
+        self.waiting_for(LogMessageWaitStrategy("database system is ready to accept connections")
+                         .with_startup_timeout(60).with_poll_interval(0.1))
+
+    def sql(self, statement: str) -> str:
+        """Run SQL as the superuser over the local socket; returns unaligned output."""
+        return self.run(["psql", "-X", "-q", "-At", "-d", "orderentry", "-c", statement],
+                        user="postgres").strip()
+
+    def setting(self, name: str) -> str:
+        if not re.fullmatch(r"[a-z_.]+", name):
+            raise ValueError(f"not a PostgreSQL setting name: {name!r}")
+        return self.sql(f"SHOW {name}")
+
+    def settings(self) -> dict[str, str]:
+        rows = self.sql("SELECT json_object_agg(name, setting) FROM pg_settings")
+        return json.loads(rows)
+
+    def pending_restart(self) -> list[str]:
+        rows = self.sql("SELECT name FROM pg_settings WHERE pending_restart")
+        return [r for r in rows.splitlines() if r]
+
+    def reload_config(self) -> None:
+        self.sql("SELECT pg_reload_conf()")
+        time.sleep(0.2)  # the postmaster signals its children asynchronously
+
+    def restart(self) -> None:
+        container = self.get_wrapped_container()
+        container.restart(timeout=30)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if container.exec_run(["pg_isready", "-q"], user="postgres").exit_code == 0:
+                return
+            time.sleep(0.2)
+        raise StartupError(f"db did not come back after a restart\n{self.tail_logs()}")
+
+
+class WildFlyNode(LabContainer):
+    """WildFly 39 with the PostgreSQL driver, the OrderDS data source and the app deployed."""
+
+    MANAGEMENT_PORT = 9990
+    HTTP_PORT = 8080
+
+    def __init__(self, image: str = images.WILDFLY):
+        super().__init__(image, "app")
+        # Published for the library's own calls only (management, /api/config read-back),
+        # on 127.0.0.1, never 0.0.0.0; the load goes over the private network.
+        for port in (self.MANAGEMENT_PORT, self.HTTP_PORT):
+            self.ports[f"{port}/tcp"] = ("127.0.0.1", None)
+        self.waiting_for(LogMessageWaitStrategy(r"WFLYSRV0025|WFLYSRV0026")
+                         .with_startup_timeout(120).with_poll_interval(0.2))
+        self.jvm_options = ""
+
+    def with_jvm_options(self, options: str) -> "WildFlyNode":
+        self.jvm_options = options
+        return self.with_env("JAVA_OPTS", options)
+
+    def with_server_config(self, name: str) -> "WildFlyNode":
+        return self.with_env("SERVER_CONFIG", name)
+
+    def start(self) -> "WildFlyNode":
+        super().start()
+        if "WFLYSRV0026" in self.tail_logs(200):
+            raise StartupError(f"WildFly started with errors\n{self.tail_logs()}")
+        return self
+
+    def management_url(self) -> str:
+        return self._published_url(self.MANAGEMENT_PORT)
+
+    def app_url(self) -> str:
+        return self._published_url(self.HTTP_PORT)
+
+    def _published_url(self, port: int) -> str:
+        container = self.get_wrapped_container()
+        if not container.attrs["NetworkSettings"]["Ports"]:
+            container.reload()
+        binding = container.attrs["NetworkSettings"]["Ports"][f"{port}/tcp"][0]
+        return f"http://{binding['HostIp']}:{binding['HostPort']}"
+
+
+class LoadGenerator(LabContainer):
+    """k6 with the workload scripts; each trial is a `k6 run` exec'd into this container."""
+
+    def __init__(self, image: str = images.LOADGEN):
+        super().__init__(image, "loadgen")
+        self.with_command(["sleep", "infinity"])
+
+    def k6_run(self, script: str, env: dict[str, str], summary_path: str) -> dict:
+        result = self.get_wrapped_container().exec_run(
+            ["k6", "run", "--quiet", "--no-color", "--no-usage-report", script],
+            environment={**env, "SUMMARY": summary_path})
+        output = result.output.decode(errors="replace")
+        if result.exit_code not in (0, 99):  # 99: a threshold failed; we set none that can
+            raise RuntimeError(f"k6 exited {result.exit_code}: {output.strip()[-3000:]}")
+        return json.loads(self.run(["cat", summary_path]))
+
+    def k6_version(self) -> str:
+        return self.run(["k6", "version"]).split()[1]

@@ -1,0 +1,31 @@
+"""The container images the stack is made of, all built locally by `scripts/setup.sh`."""
+from __future__ import annotations
+
+import docker
+import docker.errors
+
+DB = "tuninglab/db:17"
+WILDFLY = "tuninglab/wildfly:39.0.1"
+LOADGEN = "tuninglab/k6:1.8.1"
+
+ALL = {"db": DB, "app": WILDFLY, "loadgen": LOADGEN}
+
+
+class ImageMissingError(RuntimeError):
+    pass
+
+
+def require_images(client: docker.DockerClient, names=ALL.values()) -> dict[str, str]:
+    """Return {image name: image id}; a missing image is a clear error, never a pull attempt
+    (no registry is reachable here, and a pull would hang until it times out)."""
+    ids = {}
+    missing = []
+    for name in names:
+        try:
+            ids[name] = client.images.get(name).id
+        except docker.errors.ImageNotFound:
+            missing.append(name)
+    if missing:
+        raise ImageMissingError(
+            f"image(s) not found: {', '.join(missing)}; build them with: bash scripts/setup.sh")
+    return ids

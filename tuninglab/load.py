@@ -1,0 +1,99 @@
+"""Drive load with k6 (workloads/mix.js) from the load-generator container, and turn k6's
+summary into a trial's load metrics.
+
+A trial is two k6 runs back to back: a warm-up run whose numbers are discarded, then the
+measured run. Telemetry is sampled right before and right after the measured run, so CPU and
+GC figures cover exactly the measured window.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from . import layout
+from .recipe import Workload
+
+SCRIPT = "/workloads/mix.js"
+BASE_URL = "http://app:8080/orderentry/api"
+SMOKE_MIX = {"Ping": 1, "NewOrder": 1, "OrderStatus": 1, "CustomerStatus": 1, "ChangeOrder": 1,
+             "ItemBrowse": 1, "ScheduleWorkOrder": 1, "BulkLoad": 1}
+
+
+def load_mixes() -> dict[str, dict[str, int]]:
+    return json.loads((layout.workloads_dir() / "mixes.json").read_text())
+
+
+@dataclass(frozen=True)
+class LoadSpec:
+    mix: dict[str, int]
+    model: str = "closed"
+    users: int = 1
+    think_time_ms: int = 0
+    rate: float | None = None
+    max_users: int | None = None
+    lines: int = 5
+    bulk_rows: int = 10000
+    scale: int = 1
+
+    @classmethod
+    def from_workload(cls, workload: Workload) -> "LoadSpec":
+        mixes = load_mixes()
+        return cls(mix=mixes[workload.mix], model=workload.model, users=workload.users or 1,
+                   think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
+                   max_users=workload.max_users, lines=workload.lines,
+                   bulk_rows=workload.bulk_rows)
+
+    def k6_env(self, warmup_s: int, trial_s: int) -> dict[str, str]:
+        env = {"BASE_URL": BASE_URL, "MIX": json.dumps(self.mix), "MODEL": self.model,
+               "USERS": str(self.users), "THINK_MS": str(self.think_time_ms),
+               "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
+               "BULK_ROWS": str(self.bulk_rows), "SCALE": str(self.scale)}
+        if self.model == "open":
+            env["RATE"] = str(int(self.rate))
+            env["MAX_USERS"] = str(self.max_users or 200)
+        return env
+
+
+def run(loadgen, spec: LoadSpec, seconds: int, tag: str) -> dict:
+    """One k6 run of `seconds` measured seconds (no warm-up phase inside)."""
+    return loadgen.k6_run(SCRIPT, spec.k6_env(0, seconds), f"/tmp/summary-{tag}.json")
+
+
+def load_metrics(summary: dict) -> dict:
+    """Per-trial numbers from a k6 summary: errors first, then throughput and latency."""
+    transactions = summary["transactions"]
+    ok = sum(t["count"] for t in transactions.values())
+    failed = sum(t["failed"] for t in transactions.values())
+    total = ok + failed
+    latency = summary.get("all") or {}
+    return {
+        "requests": total,
+        "failed": failed,
+        "error_rate": failed / total if total else 1.0,
+        "dropped_iterations": summary.get("dropped_iterations", 0),
+        "fail_reasons": summary.get("fail_reasons", {}),
+        "throughput": ok / summary["trial_s"],
+        "latency_p50": latency.get("p(50)"),
+        "latency_p90": latency.get("p(90)"),
+        "latency_p99": latency.get("p(99)"),
+        "transactions": {
+            name: {"count": t["count"], "failed": t["failed"],
+                   "p50_ms": (t["latency_ms"] or {}).get("p(50)"),
+                   "p90_ms": (t["latency_ms"] or {}).get("p(90)"),
+                   "p99_ms": (t["latency_ms"] or {}).get("p(99)")}
+            for name, t in transactions.items()},
+    }
+
+
+def smoke_test(loadgen, seconds: int = 3) -> dict:
+    """Every transaction type runs and checks out (a NewOrder is found again by OrderStatus):
+    the stack answers correctly before anything is measured."""
+    spec = LoadSpec(mix=SMOKE_MIX, users=2, lines=5, bulk_rows=200)
+    metrics = load_metrics(run(loadgen, spec, seconds, "smoke"))
+    missing = [name for name in SMOKE_MIX if metrics["transactions"].get(name, {}).get("count", 0) == 0]
+    if metrics["failed"] or missing:
+        raise RuntimeError(
+            f"the app does not answer correctly: {metrics['failed']} failed request(s) "
+            f"({metrics['fail_reasons']}), transaction types that never succeeded: "
+            f"{', '.join(missing) or 'none'}")
+    return metrics

@@ -1,0 +1,689 @@
+"""Recipes: parse and validate ``recipes/<area>/<id>/recipe.toml`` into frozen dataclasses.
+
+A recipe declares; the library runs. Everything the runner needs is checked here, before a
+container starts, so that a typo costs a second and not a ten-minute run. Validation has two
+stages: the published JSON Schema (``recipe.schema.json``, the reference readers see on the
+docs site) checks structure, types, ranges and unknown keys; then rules spanning several
+keys (a change kind's own keys, the load model's keys, the id matching its folder, the mix
+existing, named files existing) are checked here. Every problem is reported as
+``<file>: <dotted.key>: <what is wrong>; <what is allowed>``, all problems at once.
+
+Defaults live in the schema (``default``), so the documentation and the behaviour cannot
+drift apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, NamedTuple
+
+import jsonschema
+
+__all__ = [
+    "AREAS",
+    "RECIPE_FILE",
+    "SCHEMA_PATH",
+    "RecipeError",
+    "Recipe",
+    "Source",
+    "StackSpec",
+    "Setup",
+    "Change",
+    "ContainerLimits",
+    "Workload",
+    "Metrics",
+    "Tolerance",
+    "Profile",
+    "load_recipe",
+    "discover_recipes",
+    "find_recipe",
+    "recipe_hash",
+    "recipe_schema",
+]
+
+AREAS = ("method", "guide", "thesis", "articles")
+RECIPE_FILE = "recipe.toml"
+SCHEMA_PATH = Path(__file__).with_name("recipe.schema.json")
+MIXES_FILE = Path("workloads") / "mixes.json"  # relative to the repo root
+
+# Keys that only one value of a selector may use: the rest of the table is common.
+CHANGE_KEYS = {
+    "jboss-cli": ("file",),
+    "postgresql-conf": ("file",),
+    "jvm-options": ("jvm_options",),
+    "app-properties": ("properties",),
+    "container-limits": ("limits",),
+    "none": (),
+}
+MODEL_KEYS = {"closed": ("users", "think_time_ms"), "open": ("rate", "max_users")}
+MODEL_REQUIRED = {"closed": ("users",), "open": ("rate",)}
+
+
+class RecipeError(Exception):
+    """A recipe that cannot be used; the message names the file, the key and what is allowed
+    (one line per problem)."""
+
+
+# --------------------------------------------------------------------------- dataclasses
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the claim under test comes from, and what it leads us to expect."""
+
+    document: str
+    section: str | None
+    table: str | None
+    claim: str
+    expected: str  # better | worse | no-change
+
+
+@dataclass(frozen=True)
+class StackSpec:
+    """Container resources and the baseline server configuration."""
+
+    app_cpuset: str
+    db_cpuset: str
+    loadgen_cpuset: str
+    app_memory: str
+    db_memory: str
+    jvm_options: str
+    server_config: str
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The baseline set-up, applied to both arms (absolute paths)."""
+
+    cli: Path | None
+    pg_conf: Path | None
+    properties: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ContainerLimits:
+    """Application-server container limits of the variant arm (None: as in the stack)."""
+
+    app_cpus: float | None
+    app_memory: str | None
+    app_cpuset: str | None
+
+
+@dataclass(frozen=True)
+class Change:
+    """The one change applied to the variant arm; only the fields of its kind are set."""
+
+    kind: str
+    file: Path | None = None
+    jvm_options: str | None = None
+    properties: dict[str, str] = field(default_factory=dict)
+    limits: ContainerLimits | None = None
+
+    @property
+    def is_calibration(self) -> bool:
+        """True for kind none: an A/A run whose variant equals the baseline."""
+        return self.kind == "none"
+
+
+@dataclass(frozen=True)
+class Workload:
+    """The load of each trial; closed-model fields are None for the open model and vice versa."""
+
+    mix: str
+    model: str
+    users: int | None
+    think_time_ms: int | None
+    rate: float | None
+    max_users: int | None
+    lines: int
+    bulk_rows: int
+
+
+@dataclass(frozen=True)
+class Metrics:
+    primary: str
+    runtime: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Limits beyond which a trial is not a valid measurement."""
+
+    error_rate: float
+    loadgen_cpu: float
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    warmup_s: int
+    trial_s: int
+    pairs: int
+
+
+@dataclass(frozen=True)
+class Recipe:
+    id: str
+    area: str
+    title: str
+    summary: str
+    folder: Path  # absolute
+    toml_path: Path  # absolute
+    source: Source
+    stack: StackSpec
+    baseline: Setup
+    change: Change
+    workload: Workload
+    metrics: Metrics
+    tolerance: Tolerance
+    profiles: dict[str, Profile]
+
+    @property
+    def repo_root(self) -> Path:
+        """The folder holding ``recipes/`` (and ``workloads/``)."""
+        return self.folder.parent.parent.parent
+
+    def profile(self, name: str) -> Profile:
+        """The named profile, or a RecipeError listing the allowed names."""
+        try:
+            return self.profiles[name]
+        except KeyError:
+            allowed = ", ".join(self.profiles)
+            raise RecipeError(
+                f"{_shown(self.toml_path)}: profiles.{name}: unknown profile; allowed: {allowed}"
+            ) from None
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def load_recipe(path: Path | str) -> Recipe:
+    """Parse and validate one recipe; ``path`` is its folder or its recipe.toml."""
+    toml_path = _toml_path(Path(path))
+    data = _read_toml(toml_path)
+    folder = toml_path.parent.resolve()
+    _raise_if_any(toml_path, _schema_problems(data))
+    _raise_if_any(toml_path, _rule_problems(data, folder))
+    return _build_recipe(data, folder, toml_path.resolve())
+
+
+def discover_recipes(root: Path | str) -> list[Recipe]:
+    """All recipes under ``root`` (the ``recipes/`` folder or the repo root), sorted by id.
+
+    Every broken recipe is reported at once; two recipes with one id are an error.
+    """
+    recipes_dir = _recipes_dir(Path(root))
+    recipes, errors = [], []
+    for folder in _recipe_folders(recipes_dir):
+        try:
+            recipes.append(load_recipe(folder))
+        except RecipeError as error:
+            errors.append(str(error))
+    errors += _duplicate_id_problems(recipes)
+    if errors:
+        raise RecipeError("\n".join(errors))
+    return sorted(recipes, key=lambda recipe: recipe.id)
+
+
+def find_recipe(root: Path | str, recipe_id: str) -> Recipe:
+    """The recipe with this id under ``root``; only that recipe is parsed."""
+    recipes_dir = _recipes_dir(Path(root))
+    folders = [f for f in _recipe_folders(recipes_dir) if f.name == recipe_id]
+    if not folders:
+        known = ", ".join(sorted(f.name for f in _recipe_folders(recipes_dir))) or "(none)"
+        raise RecipeError(
+            f"{_shown(recipes_dir)}/: recipe {recipe_id!r} not found; known ids: {known}"
+        )
+    if len(folders) > 1:
+        places = " and ".join(f"{_shown(f)}/" for f in folders)
+        raise RecipeError(f"{_shown(recipes_dir)}/: duplicate recipe id {recipe_id!r}: {places}")
+    return load_recipe(folders[0])
+
+
+def recipe_hash(recipe: Recipe) -> str:
+    """sha256 (hex) over every file of the recipe folder, recipe.toml included.
+
+    Files are taken in order of their relative path, and each path is hashed with its
+    content, so renaming a file changes the hash too. Hidden files and ``__pycache__`` are
+    skipped: editors and tools leave them behind, and they never reach the server.
+    """
+    digest = hashlib.sha256()
+    for relative in _content_files(recipe.folder):
+        content = (recipe.folder / relative).read_bytes()
+        digest.update(f"{relative}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def recipe_schema() -> dict:
+    """The JSON Schema of recipe.toml (as published on the docs site)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class Problem(NamedTuple):
+    key: str  # dotted path, e.g. change.file
+    text: str  # what is wrong; what is allowed
+
+
+def _raise_if_any(toml_path: Path, problems: list[Problem]) -> None:
+    if problems:
+        shown = _shown(toml_path)
+        unique = sorted(set(problems))
+        raise RecipeError("\n".join(f"{shown}: {p.key}: {p.text}" for p in unique))
+
+
+def _toml_path(path: Path) -> Path:
+    if not path.exists():
+        raise RecipeError(f"{_shown(path)}: not found; allowed: a recipe folder or its "
+                          f"{RECIPE_FILE}")
+    toml_path = path / RECIPE_FILE if path.is_dir() else path
+    if toml_path.name != RECIPE_FILE:
+        raise RecipeError(f"{_shown(path)}: not a recipe; allowed: a folder or its {RECIPE_FILE}")
+    if not toml_path.is_file():
+        raise RecipeError(f"{_shown(toml_path)}: not found")
+    return toml_path
+
+
+def _read_toml(toml_path: Path) -> dict:
+    try:
+        with toml_path.open("rb") as stream:
+            return tomllib.load(stream)
+    except tomllib.TOMLDecodeError as error:
+        message, line = _split_toml_position(str(error))
+        raise RecipeError(f"{_shown(toml_path)}: {line}: invalid TOML: {message}") from None
+    except UnicodeDecodeError as error:
+        raise RecipeError(f"{_shown(toml_path)}: not UTF-8 text: {error}") from None
+
+
+def _split_toml_position(message: str) -> tuple[str, str]:
+    """tomllib puts the position at the end: 'Expected ... (at line 3, column 5)'."""
+    match = re.search(r"\s*\(at (line \d+, column \d+|end of document)\)$", message)
+    if not match:
+        return message, "position unknown"
+    return message[: match.start()], match.group(1)
+
+
+# --------------------------------------------------------------------------- schema stage
+
+
+def _schema_problems(data: dict) -> list[Problem]:
+    validator = jsonschema.Draft202012Validator(recipe_schema())
+    problems: list[Problem] = []
+    for error in validator.iter_errors(data):
+        problems += _problems_from_schema_error(error)
+    return problems
+
+
+def _problems_from_schema_error(error: jsonschema.ValidationError) -> list[Problem]:
+    """Turn one jsonschema error into our message form: dotted key, value, what is allowed."""
+    path = list(error.absolute_path)
+    kind = error.validator
+    if "propertyNames" in error.schema_path:
+        return [Problem(_dotted(path + [error.instance]),
+                        f"not a system property name; allowed: names matching "
+                        f"{error.schema['pattern']} (e.g. tl.hibernate.jdbc.batch_size)")]
+    if kind == "additionalProperties":
+        known = list(error.schema.get("properties", {}))
+        extras = [key for key in error.instance if key not in known]
+        return [Problem(_dotted(path + [key]),
+                        f"unknown key; allowed keys: {', '.join(known)}") for key in extras]
+    if kind == "required":
+        required = error.schema["required"]
+        missing = [key for key in required if key not in error.instance]
+        where = f"of {_dotted(path)}" if path else "at the top level"
+        return [Problem(_dotted(path + [key]),
+                        f"missing; required keys {where}: {', '.join(required)}")
+                for key in missing]
+    if kind == "minProperties":
+        keys = error.schema.get("properties")
+        wanted = f"at least one of: {', '.join(keys)}" if keys else "at least one tl.* property"
+        return [Problem(_dotted(path), f"empty; allowed: {wanted}")]
+    if kind == "uniqueItems":
+        return [Problem(_dotted(path), f"{_short(error.instance)} repeats an item; "
+                                       f"allowed: {_allowed(error.schema)}")]
+    if kind in ("enum", "type", "pattern", "minimum", "maximum", "exclusiveMinimum",
+                "exclusiveMaximum", "minLength"):
+        return [Problem(_dotted(path),
+                        f"{_short(error.instance)}; allowed: {_allowed(error.schema)}")]
+    return [Problem(_dotted(path), error.message)]
+
+
+def _allowed(schema: dict) -> str:
+    """What a schema accepts, in words, for 'allowed: ...'."""
+    if "enum" in schema:
+        return ", ".join(str(value) for value in schema["enum"])
+    kind = schema.get("type")
+    if kind == "string":
+        if "pattern" in schema:
+            return f"a string matching {schema['pattern']}"
+        return "a non-empty string" if schema.get("minLength") else "a string"
+    if kind in ("integer", "number"):
+        return f"{'an integer' if kind == 'integer' else 'a number'}{_range_words(schema)}"
+    if kind == "array":
+        items = schema.get("items", {})
+        each = " (each at most once)" if schema.get("uniqueItems") else ""
+        return f"a list of {_allowed(items)}{each}"
+    if kind == "object":
+        if "properties" in schema:
+            return f"a table with keys from: {', '.join(schema['properties'])}"
+        return "a table of tl.* properties with string values"
+    return kind or "see recipe.schema.json"
+
+
+def _range_words(schema: dict) -> str:
+    bounds = []
+    if "minimum" in schema:
+        bounds.append(f">= {schema['minimum']}")
+    if "exclusiveMinimum" in schema:
+        bounds.append(f"> {schema['exclusiveMinimum']}")
+    if "maximum" in schema:
+        bounds.append(f"<= {schema['maximum']}")
+    return " " + " and ".join(bounds) if bounds else ""
+
+
+def _dotted(path: Iterable[Any]) -> str:
+    """['workload', 'users'] -> 'workload.users'; quote keys that contain dots or spaces."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            name = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
+            text += f".{name}" if text else name
+    return text or "(top level)"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --------------------------------------------------------------------------- rule stage
+
+
+def _rule_problems(data: dict, folder: Path) -> list[Problem]:
+    """Rules spanning several keys; ``data`` has passed the schema."""
+    return [
+        *_location_problems(data, folder),
+        *_source_problems(data["source"]),
+        *_change_problems(data, folder),
+        *_baseline_problems(data.get("baseline", {}), folder),
+        *_workload_problems(data["workload"], folder),
+    ]
+
+
+def _location_problems(data: dict, folder: Path) -> list[Problem]:
+    problems = []
+    area_dir, recipes_dir = folder.parent, folder.parent.parent
+    if recipes_dir.name != "recipes" or area_dir.name not in AREAS:
+        problems.append(Problem(
+            "(location)", f"folder {_shown(folder)}/ is not recipes/<area>/<id>/; "
+                          f"allowed areas: {', '.join(AREAS)}"))
+    if data["id"] != folder.name:
+        problems.append(Problem(
+            "id", f"{data['id']!r} differs from the folder name; allowed: {folder.name!r}"))
+    return problems
+
+
+def _source_problems(source: dict) -> list[Problem]:
+    if source["document"] != "none" and "section" not in source:
+        return [Problem("source.section",
+                        f"missing; required unless source.document is none "
+                        f"(document is {source['document']!r})")]
+    return []
+
+
+def _change_problems(data: dict, folder: Path) -> list[Problem]:
+    change = data["change"]
+    kind = change["kind"]
+    problems = _selector_problems(change, "change", "kind", CHANGE_KEYS, CHANGE_KEYS)
+    if "file" in change and "file" in CHANGE_KEYS[kind]:
+        problems += _file_problems(folder, "change.file", change["file"])
+    if kind == "jvm-options" and "jvm_options" in change:
+        problems += _jvm_option_problems(change["jvm_options"], data.get("stack", {}))
+    if kind == "app-properties" and "properties" in change:
+        problems += _property_problems(change["properties"], data.get("baseline", {}))
+    if kind == "none" and data["source"]["expected"] != "no-change":
+        problems.append(Problem(
+            "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
+                               f"run, the variant equals the baseline); allowed: no-change"))
+    return problems
+
+
+def _selector_problems(table: dict, section: str, selector: str,
+                       own_keys: dict[str, tuple[str, ...]],
+                       required_keys: dict[str, tuple[str, ...]]) -> list[Problem]:
+    """Keys owned by one value of ``selector``: required for it, refused for the others."""
+    value = table[selector]
+    own, required = own_keys[value], required_keys[value]
+    foreign = {key for keys in own_keys.values() for key in keys} - set(own)
+    allowed = ", ".join(own) or "none"
+    problems = [Problem(f"{section}.{key}",
+                        f"missing; required for {selector} {value!r}")
+                for key in required if key not in table]
+    problems += [Problem(f"{section}.{key}",
+                         f"not used by {selector} {value!r}; its own keys: {allowed}")
+                 for key in table if key in foreign]
+    return problems
+
+
+def _jvm_option_problems(variant_options: str, stack: dict) -> list[Problem]:
+    baseline_options = stack.get("jvm_options", _schema_default("stack", "jvm_options"))
+    if variant_options.split() == baseline_options.split():
+        return [Problem("change.jvm_options",
+                        "equals stack.jvm_options, so the variant is the baseline; allowed: "
+                        "JVM options that differ (use change.kind none for an A/A run)")]
+    return []
+
+
+def _property_problems(variant: dict, baseline: dict) -> list[Problem]:
+    baseline_properties = baseline.get("properties", {})
+    if all(baseline_properties.get(name) == value for name, value in variant.items()):
+        return [Problem("change.properties",
+                        "every property equals baseline.properties, so the variant is the "
+                        "baseline; allowed: at least one property that differs")]
+    return []
+
+
+def _baseline_problems(baseline: dict, folder: Path) -> list[Problem]:
+    problems = []
+    for key in ("cli", "pg_conf"):
+        if key in baseline:
+            problems += _file_problems(folder, f"baseline.{key}", baseline[key])
+    return problems
+
+
+def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
+    """A named file must exist inside the recipe folder (pages include that very file)."""
+    target = (folder / name).resolve()
+    if not target.is_relative_to(folder.resolve()):
+        return [Problem(key, f"{name!r} is outside {_shown(folder)}/; "
+                             f"allowed: a file in the recipe folder")]
+    if not target.is_file():
+        present = ", ".join(_content_files(folder)) or "(none)"
+        return [Problem(key, f"{name!r} not found in {_shown(folder)}/ "
+                             f"(files there: {present})")]
+    return []
+
+
+def _workload_problems(workload: dict, folder: Path) -> list[Problem]:
+    problems = _selector_problems(workload, "workload", "model", MODEL_KEYS, MODEL_REQUIRED)
+    repo_root = folder.parent.parent.parent
+    mixes, trouble = _mix_names(repo_root)
+    if trouble:
+        problems.append(Problem("workload.mix", f"cannot check {workload['mix']!r}: {trouble}"))
+    elif workload["mix"] not in mixes:
+        problems.append(Problem(
+            "workload.mix", f"{workload['mix']!r}; allowed: {', '.join(mixes)} "
+                            f"(the keys of {_shown(repo_root / MIXES_FILE)})"))
+    return problems
+
+
+def _mix_names(repo_root: Path) -> tuple[list[str], str | None]:
+    """The mix names of workloads/mixes.json, or a reason why they cannot be read."""
+    mixes_path = repo_root / MIXES_FILE
+    try:
+        mixes = json.loads(mixes_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return [], f"{_shown(mixes_path)} not found"
+    except (ValueError, OSError) as error:
+        return [], f"{_shown(mixes_path)} unreadable: {error}"
+    if not isinstance(mixes, dict):
+        return [], f"{_shown(mixes_path)} is not a JSON object of mixes"
+    return list(mixes), None
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _schema_default(section: str, key: str) -> Any:
+    return recipe_schema()["properties"][section]["properties"][key]["default"]
+
+
+def _with_defaults(table: dict, section: str, keys: Iterable[str] | None = None) -> dict:
+    """``table`` plus the schema's defaults for absent keys (only ``keys``, if given)."""
+    properties = recipe_schema()["properties"][section]["properties"]
+    wanted = properties if keys is None else keys
+    filled = {key: properties[key]["default"] for key in wanted
+              if key not in table and "default" in properties[key]}
+    return {**table, **filled}
+
+
+def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
+    return Recipe(
+        id=data["id"],
+        area=folder.parent.name,
+        title=data["title"],
+        summary=data["summary"],
+        folder=folder,
+        toml_path=toml_path,
+        source=_build_source(data["source"]),
+        stack=StackSpec(**_with_defaults(data.get("stack", {}), "stack")),
+        baseline=_build_setup(data.get("baseline", {}), folder),
+        change=_build_change(data["change"], folder),
+        workload=_build_workload(data["workload"]),
+        metrics=_build_metrics(data["metrics"]),
+        tolerance=_build_tolerance(data.get("tolerance", {})),
+        profiles={name: Profile(name=name, **values)
+                  for name, values in data["profiles"].items()},
+    )
+
+
+def _build_source(source: dict) -> Source:
+    return Source(document=source["document"], section=source.get("section"),
+                  table=source.get("table"), claim=source["claim"],
+                  expected=source["expected"])
+
+
+def _build_setup(baseline: dict, folder: Path) -> Setup:
+    return Setup(cli=_file_in(folder, baseline.get("cli")),
+                 pg_conf=_file_in(folder, baseline.get("pg_conf")),
+                 properties=dict(baseline.get("properties", {})))
+
+
+def _build_change(change: dict, folder: Path) -> Change:
+    limits = change.get("limits")
+    return Change(
+        kind=change["kind"],
+        file=_file_in(folder, change.get("file")),
+        jvm_options=change.get("jvm_options"),
+        properties=dict(change.get("properties", {})),
+        limits=None if limits is None else ContainerLimits(
+            app_cpus=None if "app_cpus" not in limits else float(limits["app_cpus"]),
+            app_memory=limits.get("app_memory"),
+            app_cpuset=limits.get("app_cpuset"),
+        ),
+    )
+
+
+def _build_workload(workload: dict) -> Workload:
+    common = ("mix", "model", "lines", "bulk_rows")
+    values = _with_defaults(workload, "workload", common + MODEL_KEYS[workload["model"]])
+    rate = values.get("rate")
+    return Workload(
+        mix=values["mix"],
+        model=values["model"],
+        users=values.get("users"),
+        think_time_ms=values.get("think_time_ms"),
+        rate=None if rate is None else float(rate),
+        max_users=values.get("max_users"),
+        lines=values["lines"],
+        bulk_rows=values["bulk_rows"],
+    )
+
+
+def _build_metrics(metrics: dict) -> Metrics:
+    values = _with_defaults(metrics, "metrics")
+    return Metrics(primary=values["primary"], runtime=tuple(values["runtime"]))
+
+
+def _build_tolerance(tolerance: dict) -> Tolerance:
+    values = _with_defaults(tolerance, "tolerance")
+    return Tolerance(error_rate=float(values["error_rate"]),
+                     loadgen_cpu=float(values["loadgen_cpu"]))
+
+
+def _file_in(folder: Path, name: str | None) -> Path | None:
+    return None if name is None else (folder / name).resolve()
+
+
+# --------------------------------------------------------------------------- folders
+
+
+def _recipes_dir(root: Path) -> Path:
+    """Accept the repo root as well as its recipes/ folder."""
+    return root / "recipes" if (root / "recipes").is_dir() else root
+
+
+def _recipe_folders(recipes_dir: Path) -> list[Path]:
+    """Folders recipes/<area>/<id>/; a folder there without recipe.toml is still listed,
+    so that load_recipe reports it instead of the recipe silently vanishing."""
+    if not recipes_dir.is_dir():
+        raise RecipeError(f"{_shown(recipes_dir)}/: no such folder of recipes")
+    return sorted(folder for area in recipes_dir.iterdir() if _visible_dir(area)
+                  for folder in area.iterdir() if _visible_dir(folder))
+
+
+def _visible_dir(path: Path) -> bool:
+    return path.is_dir() and not path.name.startswith((".", "_"))
+
+
+def _duplicate_id_problems(recipes: list[Recipe]) -> list[str]:
+    by_id: dict[str, list[Recipe]] = {}
+    for recipe in recipes:
+        by_id.setdefault(recipe.id, []).append(recipe)
+    return [
+        f"{_shown(same[0].toml_path)}: id: duplicate recipe id {recipe_id!r}, also in "
+        + ", ".join(_shown(other.toml_path) for other in same[1:])
+        + "; allowed: one recipe per id"
+        for recipe_id, same in sorted(by_id.items()) if len(same) > 1
+    ]
+
+
+def _content_files(folder: Path) -> list[str]:
+    """Relative POSIX paths of the recipe's files, sorted; hidden files and caches skipped."""
+    files = []
+    for path in folder.rglob("*"):
+        relative = path.relative_to(folder)
+        if path.is_file() and not any(part.startswith(".") or part == "__pycache__"
+                                      for part in relative.parts):
+            files.append(relative.as_posix())
+    return sorted(files)
+
+
+def _shown(path: Path) -> str:
+    """A path for messages: relative to the working directory (the repo root) if inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,272 @@
+// The transaction mix of the orderentry benchmark application, for k6.
+//
+// Environment (set by the tuninglab library; every value is required unless a default is shown):
+//   BASE_URL     e.g. http://app:8080/orderentry/api
+//   MIX          JSON object of relative weights, e.g. {"NewOrder":45,"OrderStatus":15}
+//   MODEL        closed | open
+//   USERS        closed model: virtual users
+//   THINK_MS     closed model: think time between transactions (default 0)
+//   RATE         open model: arrivals per second
+//   MAX_USERS    open model: pre-allocated virtual users
+//   WARMUP_S     warm-up seconds (load runs, nothing recorded)
+//   TRIAL_S      measured seconds
+//   LINES        NewOrder lines per order (default 5)
+//   BULK_ROWS    rows per BulkLoad transaction (default 10000)
+//   SCALE        data-set scale factor of the database image (default 1)
+//   SUMMARY      path of the JSON summary to write (default /tmp/summary.json)
+//
+// Only the "measure" scenario records the tx_* metrics, so warm-up traffic never reaches a result.
+import http from 'k6/http';
+import exec from 'k6/execution';
+import { sleep } from 'k6';
+import { Counter, Trend } from 'k6/metrics';
+
+const TRANSACTIONS = ['Ping', 'NewOrder', 'OrderStatus', 'CustomerStatus', 'ChangeOrder',
+  'ItemBrowse', 'ScheduleWorkOrder', 'BulkLoad'];
+
+function required(name) {
+  const value = __ENV[name];
+  if (value === undefined || value === '') {
+    throw new Error(`workload: environment variable ${name} is required`);
+  }
+  return value;
+}
+
+function positiveInt(name, fallback) {
+  const raw = __ENV[name] === undefined || __ENV[name] === '' ? fallback : __ENV[name];
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`workload: ${name} must be a non-negative integer, got '${raw}'`);
+  }
+  return value;
+}
+
+function parseMix(text) {
+  let mix;
+  try {
+    mix = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`workload: MIX is not JSON: ${text}`);
+  }
+  const names = Object.keys(mix);
+  if (names.length === 0) throw new Error('workload: MIX names no transaction');
+  for (const name of names) {
+    if (!TRANSACTIONS.includes(name)) {
+      throw new Error(`workload: unknown transaction '${name}'; allowed: ${TRANSACTIONS.join(', ')}`);
+    }
+    if (!(mix[name] > 0)) throw new Error(`workload: weight of ${name} must be > 0`);
+  }
+  return mix;
+}
+
+const BASE_URL = required('BASE_URL');
+const MIX = parseMix(required('MIX'));
+const MODEL = required('MODEL');
+const WARMUP_S = positiveInt('WARMUP_S');
+const TRIAL_S = positiveInt('TRIAL_S');
+const LINES = positiveInt('LINES', 5);
+const BULK_ROWS = positiveInt('BULK_ROWS', 10000);
+const SCALE = positiveInt('SCALE', 1);
+const THINK_MS = positiveInt('THINK_MS', 0);
+if (SCALE < 1) throw new Error('workload: SCALE must be >= 1');
+if (TRIAL_S < 1) throw new Error('workload: TRIAL_S must be >= 1');
+
+const CUSTOMERS = 10000 * SCALE;
+const ITEMS = 2000 * SCALE;
+const ASSEMBLIES = 200 * SCALE;
+const ORDERS = 20000 * SCALE;
+const CATEGORIES = 20;
+
+// Per-transaction metrics, created up front (k6 needs metrics at init time).
+const latency = {};
+const ok = {};
+const failed = {};
+for (const name of TRANSACTIONS) {
+  latency[name] = new Trend(`tx_${name}_ms`, true);
+  ok[name] = new Counter(`tx_${name}_ok`);
+  failed[name] = new Counter(`tx_${name}_fail`);
+}
+const allLatency = new Trend('tx_all_ms', true);
+const failReasons = {
+  timeout: new Counter('fail_timeout'),
+  status: new Counter('fail_status'),
+  check: new Counter('fail_check'),
+};
+
+function scenarios() {
+  const measureStart = `${WARMUP_S}s`;
+  if (MODEL === 'closed') {
+    const vus = positiveInt('USERS');
+    if (vus < 1) throw new Error('workload: USERS must be >= 1');
+    const base = { executor: 'constant-vus', vus, gracefulStop: '0s' };
+    const s = { measure: { ...base, duration: `${TRIAL_S}s`, startTime: measureStart } };
+    if (WARMUP_S > 0) s.warmup = { ...base, duration: `${WARMUP_S}s` };
+    return s;
+  }
+  if (MODEL === 'open') {
+    const rate = positiveInt('RATE');
+    const maxVUs = positiveInt('MAX_USERS', 200);
+    const base = {
+      executor: 'constant-arrival-rate', rate, timeUnit: '1s',
+      preAllocatedVUs: maxVUs, maxVUs, gracefulStop: '0s',
+    };
+    const s = { measure: { ...base, duration: `${TRIAL_S}s`, startTime: measureStart } };
+    if (WARMUP_S > 0) s.warmup = { ...base, duration: `${WARMUP_S}s` };
+    return s;
+  }
+  throw new Error(`workload: MODEL must be closed or open, got '${MODEL}'`);
+}
+
+export const options = {
+  scenarios: scenarios(),
+  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(50)', 'p(90)', 'p(99)', 'count'],
+  // A threshold on a tagged sub-metric makes k6 report it separately in the summary.
+  thresholds: {
+    'dropped_iterations{scenario:measure}': ['count>=0'],
+    'iterations{scenario:measure}': ['count>=0'],
+  },
+  discardResponseBodies: false,
+  noConnectionReuse: false,
+};
+
+// Deterministic per-VU pseudo-random numbers (xorshift32), so a run's request sequence
+// depends only on the VU number and iteration, not on Math.random.
+let rngState = 0;
+function rand() {
+  if (rngState === 0) rngState = (exec.vu.idInTest * 2654435761) >>> 0 || 1;
+  rngState ^= rngState << 13; rngState >>>= 0;
+  rngState ^= rngState >>> 17;
+  rngState ^= rngState << 5; rngState >>>= 0;
+  return rngState / 4294967296;
+}
+function between(lo, hi) { return lo + Math.floor(rand() * (hi - lo + 1)); }
+
+const weights = Object.entries(MIX);
+const totalWeight = weights.reduce((sum, [, w]) => sum + w, 0);
+function pickTransaction() {
+  let r = rand() * totalWeight;
+  for (const [name, w] of weights) {
+    if ((r -= w) < 0) return name;
+  }
+  return weights[weights.length - 1][0];
+}
+
+const JSON_HEADERS = { headers: { 'Content-Type': 'application/json' }, timeout: '30s' };
+let myOrders = []; // orders this VU created: OrderStatus and ChangeOrder must find them
+
+function body(res) {
+  try { return res.json(); } catch (e) { return null; }
+}
+
+// Each transaction returns [response, checkPassed].
+const run = {
+  Ping() {
+    const res = http.get(`${BASE_URL}/ping`, JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.status === 'ok'];
+  },
+  NewOrder() {
+    const lines = [];
+    for (let i = 0; i < LINES; i++) lines.push({ itemId: between(1, ITEMS), quantity: between(1, 5) });
+    const res = http.post(`${BASE_URL}/orders`,
+      JSON.stringify({ customerId: between(1, CUSTOMERS), lines }), JSON_HEADERS);
+    const b = body(res);
+    const good = res.status === 201 && b !== null && b.orderId > 0 && b.lines === LINES;
+    if (good) {
+      myOrders.push(b.orderId);
+      if (myOrders.length > 50) myOrders.shift();
+    }
+    return [res, good];
+  },
+  OrderStatus() {
+    const own = myOrders.length > 0 && rand() < 0.5;
+    const id = own ? myOrders[between(0, myOrders.length - 1)] : between(1, ORDERS);
+    const res = http.get(`${BASE_URL}/orders/${id}`, JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.orderId === id];
+  },
+  CustomerStatus() {
+    const id = between(1, CUSTOMERS);
+    const res = http.get(`${BASE_URL}/customers/${id}/orders?page=0&size=20`, JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.customerId === id];
+  },
+  ChangeOrder() {
+    const own = myOrders.length > 0;
+    const id = own ? myOrders[between(0, myOrders.length - 1)] : between(1, ORDERS);
+    const res = http.put(`${BASE_URL}/orders/${id}`,
+      JSON.stringify({ lineNo: 1, quantity: between(1, 9) }), JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.orderId === id && b.version > 0];
+  },
+  ItemBrowse() {
+    const category = between(1, CATEGORIES);
+    const res = http.get(`${BASE_URL}/items?category=${category}&page=${between(0, 4)}&size=20`, JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.category === category];
+  },
+  ScheduleWorkOrder() {
+    const res = http.post(`${BASE_URL}/workorders`,
+      JSON.stringify({ itemId: between(1, ASSEMBLIES), quantity: between(1, 10) }), JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 201 && b !== null && b.workOrderId > 0];
+  },
+  BulkLoad() {
+    const res = http.post(`${BASE_URL}/bulk/movements?rows=${BULK_ROWS}`, null,
+      { headers: { 'Content-Type': 'application/json' }, timeout: '300s' });
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.rows === BULK_ROWS];
+  },
+};
+
+export default function () {
+  const name = pickTransaction();
+  const [res, good] = run[name]();
+  if (exec.scenario.name === 'measure') {
+    if (good) {
+      ok[name].add(1);
+      latency[name].add(res.timings.duration);
+      allLatency.add(res.timings.duration);
+    } else {
+      failed[name].add(1);
+      if (res.error_code === 1050 || res.status === 0) failReasons.timeout.add(1);
+      else if (res.status >= 400) failReasons.status.add(1);
+      else failReasons.check.add(1);
+    }
+  }
+  if (MODEL === 'closed' && THINK_MS > 0) sleep(THINK_MS / 1000);
+}
+
+export function handleSummary(data) {
+  const out = {
+    transactions: {},
+    all: data.metrics.tx_all_ms ? data.metrics.tx_all_ms.values : null,
+    fail_reasons: {},
+    dropped_iterations: 0,
+    iterations: 0,
+    trial_s: TRIAL_S,
+    warmup_s: WARMUP_S,
+    model: MODEL,
+    mix: MIX,
+  };
+  for (const name of TRANSACTIONS) {
+    const count = data.metrics[`tx_${name}_ok`];
+    const fail = data.metrics[`tx_${name}_fail`];
+    const lat = data.metrics[`tx_${name}_ms`];
+    if (!count && !fail) continue;
+    out.transactions[name] = {
+      count: count ? count.values.count : 0,
+      failed: fail ? fail.values.count : 0,
+      latency_ms: lat ? lat.values : null,
+    };
+  }
+  for (const reason of Object.keys(failReasons)) {
+    const m = data.metrics[`fail_${reason}`];
+    out.fail_reasons[reason] = m ? m.values.count : 0;
+  }
+  const dropped = data.metrics['dropped_iterations{scenario:measure}'];
+  if (dropped) out.dropped_iterations = dropped.values.count;
+  const iterations = data.metrics['iterations{scenario:measure}'];
+  if (iterations) out.iterations = iterations.values.count;
+  return { [__ENV.SUMMARY || '/tmp/summary.json']: JSON.stringify(out) };
+}
