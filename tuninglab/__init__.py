@@ -7,7 +7,7 @@ The public surface, used by notebooks and the CLI:
     result = tl.run("aa-noise", profile="quick")   # stores results/aa-noise/<time>-<host>.json
     print(tl.summary(result)); tl.plot_trials(result)
 """
-from .api import latest_result, load_result, recipe, recipes, run
+from .api import get_recipe, latest_result, list_recipes, load_result, run
 from .changes import ChangeNotEffective
 from .plot import deltas as plot_deltas
 from .plot import trials as plot_trials
@@ -18,12 +18,12 @@ __all__ = [
     "ChangeNotEffective",
     "RecipeError",
     "comparison",
+    "get_recipe",
     "latest_result",
+    "list_recipes",
     "load_result",
     "plot_deltas",
     "plot_trials",
-    "recipe",
-    "recipes",
     "run",
     "summary",
 ]

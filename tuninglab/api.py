@@ -7,16 +7,16 @@ from . import experiment, layout, store
 from .recipe import Recipe, discover_recipes, find_recipe
 
 
-def recipes() -> list[Recipe]:
+def list_recipes() -> list[Recipe]:
     return discover_recipes(layout.recipes_dir())
 
 
-def recipe(recipe_id: str) -> Recipe:
+def get_recipe(recipe_id: str) -> Recipe:
     return find_recipe(layout.recipes_dir(), recipe_id)
 
 
 def run(recipe_id: str, profile: str = "quick", *, save: bool = True, progress=print) -> dict:
-    return experiment.run_recipe(recipe(recipe_id), profile, progress=progress, save=save)
+    return experiment.run_recipe(get_recipe(recipe_id), profile, progress=progress, save=save)
 
 
 def load_result(path: str | Path) -> dict:

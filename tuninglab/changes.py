@@ -191,7 +191,12 @@ def _record(stack: Stack, ops: list[Operation]) -> dict[int, RecordedOperation]:
 
 
 def _model_differences(before, after, path="") -> list[str]:
-    """Paths where two management-model trees differ."""
+    """Paths where two management-model trees differ (a resource that appears or disappears
+    is reported at its own path, not at its parent's)."""
+    if isinstance(before, dict) and after is None:
+        after = {}
+    if isinstance(after, dict) and before is None:
+        before = {}
     if isinstance(before, dict) and isinstance(after, dict):
         out = []
         for key in sorted(set(before) | set(after)):
@@ -390,7 +395,7 @@ def parse_pg_fragment(path: Path) -> dict[str, str]:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        match = re.fullmatch(r"([a-z_.]+)\s*=?\s*(.+)", line)
+        match = re.fullmatch(r"([a-z_.]+)\s*=\s*(.+)", line)
         if not match:
             raise ValueError(f"{path}:{number}: expected 'name = value', got '{raw.strip()}'")
         settings[match.group(1)] = match.group(2).strip().strip("'")
@@ -430,8 +435,9 @@ class PostgresConfChange(Switcher):
         return require([
             Check("only the named settings differ between the arms", "none else",
                   ", ".join(stray) or "none else", not stray),
-            Check("the change alters a setting", "at least one", ", ".join(differing) or "none",
-                  bool(differing)),
+            Check(f"the change alters {', '.join(self.settings)}", "a different value",
+                  ", ".join(differing) or "no setting changed (PostgreSQL refused the value? "
+                  "see the database log)", bool(differing)),
         ], "preflight")
 
     def switch(self, stack: Stack, arm: str) -> list[Check]:

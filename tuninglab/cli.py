@@ -72,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _list(args) -> int:
     rows = [("id", "area", "change", "source", "latest full verdict")]
-    for recipe in api.recipes():
+    for recipe in api.list_recipes():
         latest = api.latest_result(recipe.id, "full")
         verdict = latest["verdict"] if latest else "not measured"
         where = f"{recipe.source.document} {recipe.source.section or ''}".strip()
@@ -84,7 +84,7 @@ def _list(args) -> int:
 
 
 def _validate(args) -> int:
-    recipes = [api.recipe(i) for i in args.ids] if args.ids else api.recipes()
+    recipes = [api.get_recipe(i) for i in args.ids] if args.ids else api.list_recipes()
     for recipe in recipes:
         print(f"ok  {recipe.id}  ({recipe.toml_path.relative_to(recipe.repo_root)})")
     return 0

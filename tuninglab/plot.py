@@ -3,10 +3,7 @@ from __future__ import annotations
 
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")  # no display: notebooks embed the PNG
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 COLOURS = {"baseline": "#4c72b0", "variant": "#dd8452"}
 

@@ -3,7 +3,8 @@
 // Environment (set by the tuninglab library; every value is required unless a default is shown):
 //   BASE_URL     e.g. http://app:8080/orderentry/api
 //   MIX          JSON object of relative weights, e.g. {"NewOrder":45,"OrderStatus":15}
-//   MODEL        closed | open
+//   MODEL        closed | open | smoke (one user runs every transaction of MIX in turn, ROUNDS
+//                times: a correctness check before measuring, not a load)
 //   USERS        closed model: virtual users
 //   THINK_MS     closed model: think time between transactions (default 0)
 //   RATE         open model: arrivals per second
@@ -114,7 +115,12 @@ function scenarios() {
     if (WARMUP_S > 0) s.warmup = { ...base, duration: `${WARMUP_S}s` };
     return s;
   }
-  throw new Error(`workload: MODEL must be closed or open, got '${MODEL}'`);
+  if (MODEL === 'smoke') {
+    const rounds = positiveInt('ROUNDS', 2);
+    return { measure: { executor: 'shared-iterations', vus: 1,
+      iterations: rounds * Object.keys(MIX).length, maxDuration: '300s' } };
+  }
+  throw new Error(`workload: MODEL must be closed, open or smoke, got '${MODEL}'`);
 }
 
 export const options = {
@@ -220,7 +226,9 @@ const run = {
 };
 
 export default function () {
-  const name = pickTransaction();
+  const name = MODEL === 'smoke'
+    ? weights[exec.scenario.iterationInTest % weights.length][0]
+    : pickTransaction();
   const [res, good] = run[name]();
   if (exec.scenario.name === 'measure') {
     if (good) {

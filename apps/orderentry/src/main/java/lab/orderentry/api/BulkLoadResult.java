@@ -1,0 +1,4 @@
+package lab.orderentry.api;
+
+public record BulkLoadResult(int rows, long millis) {
+}

@@ -1,0 +1,4 @@
+package lab.orderentry.api;
+
+public record ChangeOrderRequest(Integer lineNo, Integer quantity) {
+}

@@ -1,0 +1,5 @@
+package lab.orderentry.api;
+
+/** Body of every 4xx/5xx answer: {"error": "..."}. */
+public record ErrorResult(String error) {
+}

@@ -1,0 +1,4 @@
+package lab.orderentry.api;
+
+public record WorkOrderRequest(Long itemId, Integer quantity) {
+}

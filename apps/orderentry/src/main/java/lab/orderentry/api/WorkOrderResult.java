@@ -1,0 +1,4 @@
+package lab.orderentry.api;
+
+public record WorkOrderResult(long workOrderId, int purchaseOrders) {
+}

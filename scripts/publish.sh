@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Full runs, for the published site (not part of CI): execute each recipe's notebook in place in
+# the full profile. Each execution runs the recipe, stores results/<id>/<time>-<host>.json and
+# leaves the notebook with that run's outputs; then the site is built. Commit both.
+#   bash scripts/publish.sh                  every notebook
+#   bash scripts/publish.sh aa-noise ...     only these recipes
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+export TUNINGLAB_PROFILE=full NO_MKDOCS_2_WARNING=1
+
+if [ "$#" -eq 0 ]; then
+  mapfile -t notebooks < <(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort)
+else
+  notebooks=()
+  for id in "$@"; do
+    found=$(find notebooks -name "$id.ipynb")
+    [ -n "$found" ] || { echo "publish: no notebook for recipe '$id' under notebooks/" >&2; exit 2; }
+    notebooks+=("$found")
+  done
+fi
+
+for nb in "${notebooks[@]}"; do
+  echo "publish: $nb (full profile)"
+  started=$(date +%s)
+  .venv/bin/jupyter-nbconvert --to notebook --execute --inplace \
+    --ExecutePreprocessor.timeout=3600 "$nb"
+  echo "publish: $nb done in $(( $(date +%s) - started )) s"
+done
+.venv/bin/mkdocs build --strict --quiet --site-dir site
+echo "publish: site built in site/"

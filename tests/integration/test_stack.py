@@ -1,0 +1,51 @@
+"""The stack answers the whole transaction mix on a private network, pinned as designed."""
+import ipaddress
+
+import pytest
+
+from tuninglab import load
+from tuninglab.load import LoadSpec, load_metrics
+
+from .conftest import run_labels
+
+ALL_TRANSACTIONS = dict(load.SMOKE_MIX)
+
+
+def test_pinning_and_private_publishing(stack):
+    for node, cpus in ((stack.app, "1"), (stack.db, "0"), (stack.loadgen, "0")):
+        host_config = node.get_wrapped_container().attrs["HostConfig"]
+        assert host_config["CpusetCpus"] == cpus
+    ports = stack.app.get_wrapped_container().attrs["NetworkSettings"]["Ports"]
+    bindings = [b for published in ports.values() if published for b in published]
+    assert bindings, "the management port must be published for the library"
+    for binding in bindings:
+        assert ipaddress.ip_address(binding["HostIp"]).is_loopback, binding
+    for node in (stack.db, stack.loadgen):
+        published = node.get_wrapped_container().attrs["NetworkSettings"]["Ports"] or {}
+        assert not any(published.values()), f"{node.role} must publish nothing"
+
+
+def test_thirty_seconds_of_the_mix_without_errors(stack):
+    spec = LoadSpec(mix=ALL_TRANSACTIONS, users=8, lines=5, bulk_rows=500)
+    metrics = load_metrics(load.run(stack.loadgen, spec, 30, "integration-mix"))
+    print(f"30 s mix: {metrics['requests']} requests, {metrics['throughput']:.1f} tx/s, "
+          f"stack ready in {stack.started_in_s:.1f} s")
+    assert metrics["failed"] == 0, metrics["fail_reasons"]
+    for name in ALL_TRANSACTIONS:
+        assert metrics["transactions"].get(name, {}).get("count", 0) > 0, f"{name} never ran"
+
+
+def test_neworder_is_found_again_by_orderstatus(stack):
+    """The workload's own check: an order a user created is read back (50 % of OrderStatus)."""
+    spec = LoadSpec(mix={"NewOrder": 1, "OrderStatus": 1}, users=2, lines=20)
+    metrics = load_metrics(load.run(stack.loadgen, spec, 3, "integration-roundtrip"))
+    assert metrics["failed"] == 0
+    assert metrics["transactions"]["OrderStatus"]["count"] > 0
+
+
+def test_nothing_is_left_after_the_stack_closes(client):
+    from tuninglab.stack import Stack
+    with Stack(progress=lambda line: None) as s:
+        run_id = s.scope.run_id
+        assert run_labels(client, run_id), "the running stack must be labelled"
+    assert run_labels(client, run_id) == []

@@ -1,0 +1,53 @@
+"""The jboss-cli subset that change files are written in."""
+import pytest
+
+from tuninglab.jboss_cli import CliSyntaxError, Operation, parse_text
+
+
+def test_write_attribute_with_comments_and_continuation():
+    ops = parse_text(
+        "# size the pool\n"
+        "\n"
+        "/subsystem=datasources/data-source=OrderDS:write-attribute(\\\n"
+        "   name=max-pool-size,value=32)\n",
+        "change.cli")
+    assert ops == [Operation((("subsystem", "datasources"), ("data-source", "OrderDS")),
+                             "write-attribute", {"name": "max-pool-size", "value": 32},
+                             "change.cli:3")]
+    assert str(ops[0]) == ("/subsystem=datasources/data-source=OrderDS:"
+                           "write-attribute(name=max-pool-size,value=32)")
+
+
+def test_values_are_typed_and_quoted_strings_stay_strings():
+    (op,) = parse_text('/system-property=x:add(value="20")')
+    assert op.params == {"value": "20"}
+    (op,) = parse_text("/a=b:write-attribute(name=flag,value=true)")
+    assert op.params["value"] is True
+    (op,) = parse_text("/a=b:write-attribute(name=list,value=[x,\"y,z\"])")
+    assert op.params["value"] == ["x", "y,z"]
+
+
+def test_add_and_undefine():
+    ops = parse_text("/system-property=tl.a:add(value=1)\n/a=b:undefine-attribute(name=c)")
+    assert [op.name for op in ops] == ["add", "undefine-attribute"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("reload", "only addressed operations"),
+    ("/a=b:remove", "operation 'remove' is not supported; allowed: write-attribute, "
+                    "undefine-attribute, add"),
+    ("/a=b:write-attribute(name=x)", "write-attribute needs value"),
+    ("/a:write-attribute(name=x,value=1)", "address element 'a' is not type=name"),
+    ("/a=b:write-attribute(name=x,value=1", "unbalanced parentheses"),
+    ("/a=b", "missing ':operation'"),
+])
+def test_bad_lines_name_the_file_the_line_and_what_is_allowed(line, message):
+    with pytest.raises(CliSyntaxError) as err:
+        parse_text(f"# header\n{line}\n", "recipes/x/change.cli")
+    assert str(err.value).startswith("recipes/x/change.cli:2: ")
+    assert message in str(err.value)
+
+
+def test_a_file_without_operations_is_an_error():
+    with pytest.raises(CliSyntaxError, match="no operation found"):
+        parse_text("# only a comment\n", "empty.cli")

@@ -1,0 +1,114 @@
+"""MkDocs hooks of the Tuning Lab site (mkdocs.yml: ``hooks: [tuninglab/mkdocs_hooks.py]``).
+
+Thin glue; the rendering lives in tuninglab/publish.py, which is loaded from its file so that
+the build never imports the rest of the library (Docker, numpy, testcontainers).
+
+What the hooks do:
+
+- on_config: anchor pymdownx.snippets' base path at the repository root (so ``--8<--``
+  includes of recipe files work whatever the working directory), watch recipes/, results/
+  and notebooks/ in ``mkdocs serve``, and give each chapter page a "Notebook: <id>" child
+  entry in the nav for every recipe notebook that exists (none is listed before it exists,
+  so ``--strict`` passes before and after the notebooks arrive).
+- on_files: add the notebooks of the top-level notebooks/ folder (rendered by
+  mkdocs-jupyter, which wraps files in its own on_files, hence this hook runs first) and the
+  raw result files results/<id>/*.json to the site, at the same paths as in the repository.
+- on_page_markdown: replace the result, results-table and recipe-schema markers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+log = logging.getLogger("mkdocs.hooks.tuninglab")
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_publish():
+    """Load publish.py afresh (``mkdocs serve`` then picks up edits to it on every rebuild)."""
+    name = "tuninglab_publish_for_mkdocs"
+    spec = importlib.util.spec_from_file_location(name, _ROOT / "tuninglab" / "publish.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+_site = None
+
+
+def on_config(config):
+    global _site
+    root = Path(config.config_file_path).resolve().parent
+    _site = _load_publish().Site(root, Path(config.docs_dir))
+
+    snippets = config.mdx_configs.setdefault("pymdownx.snippets", {})
+    snippets["base_path"] = [str(root)]
+
+    for folder in ("recipes", "results", "notebooks", "tuninglab/publish.py"):
+        path = root / folder
+        if path.exists() and str(path) not in config.watch:
+            config.watch.append(str(path))
+
+    if config.nav:
+        config.nav = _with_notebooks(config.nav, _site)
+    return config
+
+
+def _with_notebooks(nav, site):
+    """Turn ``{title: page}`` into ``{title: [page, {"Notebook: <id>": notebook}, ...]}`` where
+    the page shows results of recipes whose notebooks exist."""
+    listed = set()
+
+    def walk(items):
+        out = []
+        for item in items:
+            if isinstance(item, dict):
+                (title, value), = item.items()
+                if isinstance(value, list):
+                    out.append({title: walk(value)})
+                    continue
+                children = _notebook_entries(value, site, listed)
+                # The chapter itself stays untitled in the nav, so it keeps its own heading as
+                # its title (in the header and the browser tab too).
+                out.append({title: [value, *children]} if children else item)
+            else:
+                out.append(item)
+        return out
+
+    return walk(nav)
+
+
+def _notebook_entries(page, site, listed):
+    if not isinstance(page, str) or not page.endswith(".md"):
+        return []
+    entries = []
+    for recipe_id, pages in site.pages.items():
+        notebook = site.notebook(recipe_id)
+        if notebook and page in pages and notebook not in listed:
+            listed.add(notebook)
+            entries.append({f"Notebook: {recipe_id}": notebook})
+    return entries
+
+
+@event_priority(100)  # before mkdocs-jupyter wraps the notebooks
+def on_files(files, config):
+    # Plain Files whose source folder is the repository root, not File.generated(): the
+    # notebook wrapper of mkdocs-jupyter derives the source path from src_dir, which a
+    # generated file does not have.
+    for rel in [*_site.notebooks(), *_site.result_files()]:
+        if files.get_file_from_path(rel) is None:
+            files.append(File(rel, src_dir=str(_site.root), dest_dir=config.site_dir,
+                              use_directory_urls=config.use_directory_urls))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    return _site.expand(markdown, page.file.src_uri)
