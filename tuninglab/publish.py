@@ -32,19 +32,21 @@ __all__ = [
     "DOCUMENTS",
     "Recipe",
     "Site",
+    "cite",
     "discover_recipes",
     "expand_markers",
     "find_markers",
     "fmt_delta",
     "fmt_interval",
+    "fmt_time",
     "fmt_value",
-    "unit_label",
     "load_results",
     "newest_full",
     "render_not_measured",
     "render_recipe_schema",
     "render_result",
     "render_results_table",
+    "unit_label",
 ]
 
 MINUS = "\u2212"  # a real minus sign: it lines up with "+" in tables

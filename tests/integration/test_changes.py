@@ -19,8 +19,8 @@ def test_a_jboss_cli_change_is_verified_both_ways(stack):
     preflight = switcher.prepare(stack)
     assert all(c.ok for c in preflight)
     checks = switcher.switch(stack, changes.VARIANT)
-    assert stack.management.read_attribute(POOL, "max-pool-size") == 32
-    assert any("max-pool-size" in c.what and c.actual == "32" for c in checks)
+    assert stack.management.read_attribute(POOL, "max-pool-size") == 16
+    assert any("max-pool-size" in c.what and c.actual == "16" for c in checks)
     switcher.switch(stack, changes.BASELINE)
     assert stack.management.read_attribute(POOL, "max-pool-size") == 20  # WildFly's default
 

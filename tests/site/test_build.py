@@ -1,0 +1,114 @@
+"""The site builds with --strict, and what the hook generates reaches the pages and the search index.
+
+The second half builds a throw-away copy of the site with a fixture result and a fixture
+notebook added (never in the repository's results/ or notebooks/), to check the measured path
+and the notebook path before real results and notebooks exist.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sitekit import DATA, REPO, load_publish, mkdocs_build
+
+
+def test_strict_build_succeeds(build):
+    assert build.returncode == 0, build.output
+    assert (build.site_dir / "index.html").is_file()
+
+
+def test_no_marker_survives(site_dir):
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for marker in ("<!-- result:", "<!-- results-table", "<!-- recipe-schema"):
+            assert marker not in text, f"{page}: unexpanded {marker}"
+
+
+def _search_docs(site: Path) -> list[dict]:
+    return json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+
+
+def test_result_blocks_are_searchable(site_dir):
+    """Every recipe page shows its result block (measured or not) and search indexes it."""
+    docs = _search_docs(site_dir)
+    pages = load_publish().Site(REPO).pages
+    assert pages, "no page carries a result marker"
+    for recipe_id, page_files in pages.items():
+        page = page_files[0].removesuffix(".md")
+        text = " ".join(d["text"] for d in docs if d["location"].startswith(page + "/"))
+        measured = (REPO / "results" / recipe_id).is_dir() and any((REPO / "results" / recipe_id).glob("*.json"))
+        if not measured:
+            assert f"tuninglab run {recipe_id} --profile full" in text, page
+        else:
+            assert "Verdict:" in text or "Not measured yet" in text, page
+
+
+def test_results_table_lists_every_recipe(site_dir):
+    html = (site_dir / "results" / "index.html").read_text(encoding="utf-8")
+    for toml in sorted(REPO.glob("recipes/*/*/recipe.toml")):
+        assert f"<code>{toml.parent.name}</code>" in html, toml
+
+
+def test_schema_reference_rendered(site_dir):
+    html = (site_dir / "reference" / "recipe-format" / "index.html").read_text(encoding="utf-8")
+    if (REPO / "tuninglab" / "recipe.schema.json").is_file():
+        assert "Schema not available" not in html
+        assert "<code>workload</code>" in html
+    else:
+        assert "Schema not available" in html
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory):
+    """A copy of the site with one fixture result and one fixture notebook, built strictly."""
+    project = tmp_path_factory.mktemp("fixture-project")
+    for name in ("docs", "recipes", "snippets"):
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, project / name)
+    shutil.copy2(REPO / "mkdocs.yml", project / "mkdocs.yml")
+    (project / "tuninglab").mkdir()
+    for name in ("publish.py", "mkdocs_hooks.py", "recipe.schema.json"):
+        if (REPO / "tuninglab" / name).is_file():
+            shutil.copy2(REPO / "tuninglab" / name, project / "tuninglab" / name)
+
+    result = json.loads((DATA / "fixture-result-full.json").read_text(encoding="utf-8"))
+    result["recipe"] = "datasource-max-pool-size"
+    out = project / "results" / "datasource-max-pool-size" / "20300101T000000Z-fixture-host.json"
+    out.parent.mkdir(parents=True)
+    out.write_text(json.dumps(result), encoding="utf-8")
+
+    notebook = project / "notebooks" / "guide" / "datasource-max-pool-size.ipynb"
+    notebook.parent.mkdir(parents=True)
+    # Stored as .json so that nbval never collects it as a notebook of its own.
+    shutil.copy2(DATA / "fixture-notebook.json", notebook)
+
+    build = mkdocs_build(project, project / "site")
+    assert build.returncode == 0, build.output
+    return build.site_dir
+
+
+def test_fixture_result_is_rendered(fixture_site):
+    html = (fixture_site / "guide" / "05-jca" / "index.html").read_text(encoding="utf-8")
+    assert "Verdict: better" in html
+    assert "+51.6\u00a0%\u00a0[+50.9,\u00a0+52.2]" in html  # kept on one line in the table
+    assert "Not measured yet" not in html
+    assert 'href="../../results/datasource-max-pool-size/20300101T000000Z-fixture-host.json"' in html
+    assert (fixture_site / "results" / "datasource-max-pool-size" / "20300101T000000Z-fixture-host.json").is_file()
+
+
+def test_fixture_result_is_searchable(fixture_site):
+    text = " ".join(d["text"] for d in _search_docs(fixture_site) if d["location"].startswith("guide/05-jca/"))
+    assert "Verdict: better" in text
+    assert "+51.6 % [+50.9, +52.2]" in text.replace("\u00a0", " ")
+
+
+def test_fixture_notebook_is_rendered_and_listed(fixture_site):
+    page = fixture_site / "notebooks" / "guide" / "datasource-max-pool-size" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    assert "data:image/png;base64," in html
+    chapter = (fixture_site / "guide" / "05-jca" / "index.html").read_text(encoding="utf-8")
+    assert "Notebook: datasource-max-pool-size" in chapter  # the nav entry and the result block link
