@@ -1,0 +1,50 @@
+# The images of the stack: one stage function each, registered in build order.
+# A stage function fills the build-context directory $1 (.build/NAME/) with everything its
+# Dockerfile COPYs, and may append NAME=value to STAGE_BUILD_ARGS. It declares its inputs
+# with stage_require first. To add an image: write images/NAME/Dockerfile, a stage_NAME
+# function below, and one image_register line.
+
+# Copy images/NAME/ (Dockerfile and the files beside it) into the context.
+stage_image_dir() {
+  cp -a "$ROOT/images/$1/." "$2/"
+}
+
+stage_db() {
+  local ctx="$1"
+  stage_require "$ROOT/images/db/sql/schema.sql" "it is written with the application (apps/orderentry/API.md)"
+  stage_require "$ROOT/images/db/sql/data.sql" "it is written with the application (apps/orderentry/API.md)"
+  [[ -z "$STAGE_MISSING" ]] || return 0
+  stage_image_dir db "$ctx"
+  cp -p "$ROOT/snippets/baseline/postgresql.conf" "$ctx/postgresql.conf"
+  STAGE_BUILD_ARGS+=("SCALE=${TUNINGLAB_DB_SCALE:-1}")
+}
+
+stage_wildfly() {
+  local ctx="$1"
+  local zip="$TL_CACHE/wildfly-dist-$WILDFLY_VERSION.zip" jar="$TL_CACHE/postgresql-$PGJDBC_VERSION.jar"
+  stage_require "$zip" "run scripts/setup.sh (its downloads step fetches it)"
+  stage_require "$jar" "run scripts/setup.sh (its downloads step fetches it)"
+  stage_require "$APP_WAR" "run scripts/setup.sh (its app step builds it)"
+  [[ -z "$STAGE_MISSING" ]] || return 0
+  stage_image_dir wildfly "$ctx"
+  link_or_copy "$zip" "$ctx/wildfly-dist.zip"
+  link_or_copy "$jar" "$ctx/modules/org/postgresql/main/postgresql.jar"
+  cp -p "$ROOT/snippets/baseline/wildfly.cli" "$ctx/wildfly.cli"
+  cp -p "$APP_WAR" "$ctx/orderentry.war"
+  STAGE_BUILD_ARGS+=("WILDFLY_VERSION=$WILDFLY_VERSION" "PGJDBC_VERSION=$PGJDBC_VERSION")
+}
+
+stage_k6() {
+  local ctx="$1"
+  stage_require "$TL_CACHE/bin/k6" "run scripts/setup.sh (its downloads step builds it)"
+  [[ -z "$STAGE_MISSING" ]] || return 0
+  stage_image_dir k6 "$ctx"
+  link_or_copy "$TL_CACHE/bin/k6" "$ctx/k6"
+  mkdir -p "$ctx/workloads"
+  if [[ -d "$ROOT/workloads" ]]; then cp -a "$ROOT/workloads/." "$ctx/workloads/"; fi
+  STAGE_BUILD_ARGS+=("K6_VERSION=$K6_VERSION")
+}
+
+image_register db "$IMAGE_DB" stage_db
+image_register wildfly "$IMAGE_WILDFLY" stage_wildfly
+image_register k6 "$IMAGE_K6" stage_k6
