@@ -76,6 +76,10 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         preflight = switcher.prepare(stack)
         say(f"verify: baseline set-up read back ({len(baseline_checks)} checks), change preflight "
             f"passed ({len(preflight)} checks)")
+        if prof.stack_warmup_s:
+            say(f"warm-up: {prof.stack_warmup_s} s of load before the first trial (the fresh JVM "
+                f"compiles its hot code)")
+            load.run(stack.loadgen, spec, prof.stack_warmup_s, "stack-warmup")
         static = {"versions": provenance.versions(stack), "images": provenance.images(stack),
                   "wildfly_derived": provenance.wildfly_derived(stack),
                   "pinning": provenance.pinning(stack), "stack_ready_s": stack.started_in_s}
@@ -113,7 +117,7 @@ def _run_trial(stack: Stack, recipe: Recipe, spec: load.LoadSpec, prof, index: i
     after = telemetry.snapshot(stack, recipe.metrics.runtime)
     load_numbers = load.load_metrics(summary)
     ok = load_numbers["requests"] - load_numbers["failed"]
-    window = telemetry.window(stack, before, after, ok)
+    window = telemetry.window(stack, before, after, ok, prof.trial_s)
     problems = analysis.trial_problems(recipe, load_numbers, window)
     return {"index": index, "pair": index // 2, "arm": arm, "started": started,
             "duration_s": prof.trial_s, "valid": not problems, "problems": problems,
@@ -152,7 +156,8 @@ def _result(recipe, profile, prof, order, trials, switcher, baseline_checks, pre
         "method": {"ci": "paired Student-t interval on per-pair log ratios (ratio metrics) or "
                          "differences (share and rate metrics)",
                    "confidence": 0.95, "pairs": prof.pairs, "order": order,
-                   "warmup_s": prof.warmup_s, "trial_s": prof.trial_s},
+                   "stack_warmup_s": prof.stack_warmup_s, "warmup_s": prof.warmup_s,
+                   "trial_s": prof.trial_s},
         "validity": {"valid": valid, "problems": problems},
         "metrics": metrics,
         "trials": trials,

@@ -165,6 +165,7 @@ class Profile:
     warmup_s: int
     trial_s: int
     pairs: int
+    stack_warmup_s: int
 
 
 @dataclass(frozen=True)
@@ -574,9 +575,14 @@ def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
         workload=_build_workload(data["workload"]),
         metrics=_build_metrics(data["metrics"]),
         tolerance=_build_tolerance(data.get("tolerance", {})),
-        profiles={name: Profile(name=name, **values)
+        profiles={name: _build_profile(name, values)
                   for name, values in data["profiles"].items()},
     )
+
+
+def _build_profile(name: str, values: dict) -> Profile:
+    defaults = recipe_schema()["$defs"]["profile"]["properties"]
+    return Profile(name=name, **{"stack_warmup_s": defaults["stack_warmup_s"]["default"], **values})
 
 
 def _build_source(source: dict) -> Source:

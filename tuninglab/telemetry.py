@@ -51,10 +51,15 @@ def _runtime(stack: Stack, address) -> dict:
         return {"error": str(exc)}
 
 
-def window(stack: Stack, before: dict, after: dict, transactions: int) -> dict:
-    """Derived telemetry of one window; CPU per transaction in milliseconds."""
-    seconds = after["t"] - before["t"]
-    out = {"window_s": seconds, "containers": {}}
+def window(stack: Stack, before: dict, after: dict, transactions: int, load_s: float) -> dict:
+    """Derived telemetry of one window; CPU per transaction in milliseconds.
+
+    The snapshots bracket the whole k6 run, which includes a second or two of k6 start-up
+    without load; utilisation and GC share are therefore taken over `load_s`, the seconds the
+    load actually ran (k6's own start-up CPU stays in, so the load generator is, if anything,
+    reported busier than it was)."""
+    seconds = load_s
+    out = {"window_s": after["t"] - before["t"], "load_s": load_s, "containers": {}}
     for role in before["containers"]:
         cpu_s = after["containers"][role]["cpu_s"] - before["containers"][role]["cpu_s"]
         allowed = getattr(stack, role).allowed_cpus()

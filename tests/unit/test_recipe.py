@@ -50,7 +50,7 @@ def test_sample_recipe_parses_into_dataclasses(tree):
     assert recipe.workload.rate is None and recipe.workload.max_users is None
     assert recipe.metrics.runtime == ("datasource-pool",)
     assert recipe.tolerance.error_rate == 0.01 and recipe.tolerance.loadgen_cpu == 0.9
-    assert recipe.profile("full") == Profile(name="full", warmup_s=15, trial_s=30, pairs=5)
+    assert recipe.profile("full") == Profile(name="full", warmup_s=15, trial_s=30, pairs=5, stack_warmup_s=30)
 
 
 def test_stack_defaults_come_from_the_schema(tree):
@@ -112,8 +112,8 @@ def test_the_repository_aa_noise_recipe():
     assert (recipe.workload.users, recipe.workload.think_time_ms) == (24, 0)
     assert recipe.metrics.primary == "throughput"
     assert recipe.metrics.runtime == ("datasource-pool", "jvm-gc")
-    assert recipe.profile("quick") == Profile("quick", warmup_s=5, trial_s=8, pairs=3)
-    assert recipe.profile("full") == Profile("full", warmup_s=15, trial_s=30, pairs=5)
+    assert recipe.profile("quick") == Profile("quick", warmup_s=5, trial_s=8, pairs=3, stack_warmup_s=30)
+    assert recipe.profile("full") == Profile("full", warmup_s=10, trial_s=20, pairs=5, stack_warmup_s=60)
 
 
 def test_every_recipe_in_the_repository_is_valid():
