@@ -20,12 +20,25 @@ else
   done
 fi
 
+failed=()
 for nb in "${notebooks[@]}"; do
   echo "publish: $nb (full profile)"
   started=$(date +%s)
-  .venv/bin/jupyter-nbconvert --to notebook --execute --inplace \
-    --ExecutePreprocessor.timeout=3600 "$nb"
-  echo "publish: $nb done in $(( $(date +%s) - started )) s"
+  # Executed into a temporary copy: a failed run must not replace the published outputs.
+  tmp="$(mktemp --suffix=.ipynb)"
+  if .venv/bin/jupyter-nbconvert --to notebook --execute --output "$tmp" \
+      --ExecutePreprocessor.timeout=3600 "$nb"; then
+    cp "$tmp" "$nb"
+    echo "publish: $nb done in $(( $(date +%s) - started )) s"
+  else
+    failed+=("$nb")
+    echo "publish: $nb FAILED after $(( $(date +%s) - started )) s (outputs left as they were)" >&2
+  fi
+  rm -f "$tmp"
 done
 .venv/bin/mkdocs build --strict --quiet --site-dir site
 echo "publish: site built in site/"
+if ((${#failed[@]})); then
+  echo "publish: failed: ${failed[*]}" >&2
+  exit 1
+fi
