@@ -25,16 +25,16 @@ for nb in "${notebooks[@]}"; do
   echo "publish: $nb (full profile)"
   started=$(date +%s)
   # Executed into a temporary copy: a failed run must not replace the published outputs.
-  tmp="$(mktemp --suffix=.ipynb)"
-  if .venv/bin/jupyter-nbconvert --to notebook --execute --output "$tmp" \
+  tmp="$(mktemp -d)"
+  if .venv/bin/jupyter-nbconvert --to notebook --execute --output-dir "$tmp" \
       --ExecutePreprocessor.timeout=3600 "$nb"; then
-    cp "$tmp" "$nb"
+    cp "$tmp/$(basename "$nb")" "$nb"
     echo "publish: $nb done in $(( $(date +%s) - started )) s"
   else
     failed+=("$nb")
     echo "publish: $nb FAILED after $(( $(date +%s) - started )) s (outputs left as they were)" >&2
   fi
-  rm -f "$tmp"
+  rm -rf "$tmp"
 done
 .venv/bin/mkdocs build --strict --quiet --site-dir site
 echo "publish: site built in site/"
