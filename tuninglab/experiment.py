@@ -76,10 +76,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         preflight = switcher.prepare(stack)
         say(f"verify: baseline set-up read back ({len(baseline_checks)} checks), change preflight "
             f"passed ({len(preflight)} checks)")
-        if prof.stack_warmup_s:
-            say(f"warm-up: {prof.stack_warmup_s} s of load before the first trial (the fresh JVM "
-                f"compiles its hot code)")
-            load.run(stack.loadgen, spec, prof.stack_warmup_s, "stack-warmup")
+        warmup = warm_up(stack, spec, prof.stack_warmup_s, say)
         static = {"versions": provenance.versions(stack), "images": provenance.images(stack),
                   "wildfly_derived": provenance.wildfly_derived(stack),
                   "pinning": provenance.pinning(stack), "stack_ready_s": stack.started_in_s}
@@ -100,12 +97,44 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                 f"remaining ~{clock.remaining(index + 1)}")
     result = _result(recipe, profile, prof, order, trials, switcher, baseline_checks, preflight,
                      static, jvm_by_arm, started)
+    result["warmup"] = warmup
     say(f"{recipe.id}: verdict: {result['verdict']} ({_primary_text(result)})")
     if save:
         path = store.write_result(result, results_dir or layout.results_dir())
         result["_path"] = str(path)
         say(f"stored {path}")
     return result
+
+
+WARMUP_WINDOW_S = 10
+STEADY_SPREAD = 0.05
+
+
+def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dict:
+    """Run the workload unmeasured, in 10 s windows, until throughput is steady (the last three
+    windows within 5 % of their mean) or `max_s` has passed. A fresh JVM on one core keeps
+    compiling for minutes; trials that start before the plateau would measure the compiler
+    (drift), not the change. The windows are kept in the result as evidence."""
+    windows: list[float] = []
+    while len(windows) * WARMUP_WINDOW_S < max_s:
+        seconds = min(WARMUP_WINDOW_S, max_s - len(windows) * WARMUP_WINDOW_S)
+        summary = load.run(stack.loadgen, spec, seconds, f"stack-warmup-{len(windows)}")
+        windows.append(load.load_metrics(summary)["throughput"])
+        steady = _steady(windows)
+        say(f"warm-up: window {len(windows)}: {windows[-1]:.1f} tx/s"
+            + (" (steady)" if steady else ""))
+        if steady:
+            break
+    return {"window_s": WARMUP_WINDOW_S, "max_s": max_s, "throughput": windows,
+            "steady": _steady(windows)}
+
+
+def _steady(windows: list[float]) -> bool:
+    if len(windows) < 3:
+        return False
+    last = windows[-3:]
+    mean = sum(last) / 3
+    return mean > 0 and (max(last) - min(last)) / mean <= STEADY_SPREAD
 
 
 def _run_trial(stack: Stack, recipe: Recipe, spec: load.LoadSpec, prof, index: int, arm: str) -> dict:

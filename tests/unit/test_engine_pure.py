@@ -89,3 +89,11 @@ def test_report_formats_intervals_and_puts_problems_first():
     text = report.summary(result)
     assert text.index("INVALID MEASUREMENT") < text.index("verdict")
     assert not math.isnan(0.0)
+
+
+def test_steady_state_needs_three_windows_within_five_percent():
+    from tuninglab.experiment import _steady
+    assert not _steady([500, 500])
+    assert not _steady([300, 380, 460])  # still compiling: a rising trend
+    assert _steady([300, 700, 710, 705])
+    assert not _steady([0, 0, 0])

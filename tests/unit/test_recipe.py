@@ -113,7 +113,7 @@ def test_the_repository_aa_noise_recipe():
     assert recipe.metrics.primary == "throughput"
     assert recipe.metrics.runtime == ("datasource-pool", "jvm-gc")
     assert recipe.profile("quick") == Profile("quick", warmup_s=5, trial_s=8, pairs=3, stack_warmup_s=30)
-    assert recipe.profile("full") == Profile("full", warmup_s=10, trial_s=20, pairs=5, stack_warmup_s=60)
+    assert recipe.profile("full") == Profile("full", warmup_s=10, trial_s=20, pairs=5, stack_warmup_s=300)
 
 
 def test_every_recipe_in_the_repository_is_valid():
