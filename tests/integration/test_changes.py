@@ -45,3 +45,14 @@ def test_a_change_that_does_not_take_effect_fails_and_stores_nothing(tmp_path, r
         run_recipe(recipe, "quick", results_dir=tmp_path, progress=print)
     assert reason in str(err.value)
     assert list(tmp_path.rglob("*")) == [], "nothing may be stored"
+
+
+def test_container_limits_are_read_back_from_docker(stack):
+    recipe = find_recipe(DATA, "half-a-core")
+    switcher = changes.switcher_for(recipe)
+    checks = switcher.switch(stack, changes.VARIANT)
+    assert any(c.what == "container CPU quota" and c.actual == "0.5" for c in checks)
+    assert stack.app.get_wrapped_container().attrs["HostConfig"]["NanoCpus"] == 500_000_000
+    checks = switcher.switch(stack, changes.BASELINE)
+    assert stack.app.get_wrapped_container().attrs["HostConfig"]["NanoCpus"] == 0
+    assert all(c.ok for c in checks)
