@@ -111,8 +111,8 @@ STEADY_SPREAD = 0.05
 
 
 def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dict:
-    """Run the workload unmeasured, in 10 s windows, until throughput is steady (the last three
-    windows within 5 % of their mean) or `max_s` has passed. A fresh JVM on one core keeps
+    """Run the workload unmeasured, in 10 s windows, until throughput is steady (see _steady)
+    or `max_s` has passed. A fresh JVM on one core keeps
     compiling for minutes; trials that start before the plateau would measure the compiler
     (drift), not the change. The windows are kept in the result as evidence."""
     windows: list[float] = []
@@ -130,11 +130,14 @@ def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dic
 
 
 def _steady(windows: list[float]) -> bool:
-    if len(windows) < 3:
+    """The last three windows agree within 5 % of their mean, and that mean is within 5 % of
+    the three windows before: a slow climb (a JIT still compiling) is not a plateau."""
+    if len(windows) < 6:
         return False
-    last = windows[-3:]
-    mean = sum(last) / 3
-    return mean > 0 and (max(last) - min(last)) / mean <= STEADY_SPREAD
+    last, before = windows[-3:], windows[-6:-3]
+    mean, mean_before = sum(last) / 3, sum(before) / 3
+    return (mean > 0 and (max(last) - min(last)) / mean <= STEADY_SPREAD
+            and abs(mean - mean_before) / mean <= STEADY_SPREAD)
 
 
 def _run_trial(stack: Stack, recipe: Recipe, spec: load.LoadSpec, prof, index: int, arm: str) -> dict:

@@ -91,9 +91,9 @@ def test_report_formats_intervals_and_puts_problems_first():
     assert not math.isnan(0.0)
 
 
-def test_steady_state_needs_three_windows_within_five_percent():
+def test_steady_state_is_a_plateau_not_a_slow_climb():
     from tuninglab.experiment import _steady
-    assert not _steady([500, 500])
-    assert not _steady([300, 380, 460])  # still compiling: a rising trend
-    assert _steady([300, 700, 710, 705])
-    assert not _steady([0, 0, 0])
+    assert not _steady([500, 500, 500, 500, 500])  # too few windows to tell
+    assert not _steady([350, 374, 401, 461, 469, 478])  # three close windows, still climbing
+    assert _steady([300, 700, 690, 710, 700, 705, 695])
+    assert not _steady([0] * 6)
