@@ -102,7 +102,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     if save:
         path = store.write_result(result, results_dir or layout.results_dir())
         result["_path"] = str(path)
-        say(f"stored {path}")
+        shown = path.relative_to(layout.REPO_ROOT) if path.is_relative_to(layout.REPO_ROOT) else path
+        say(f"stored {shown}")
     return result
 
 
