@@ -36,7 +36,10 @@ class Operation:
         return "/" + "/".join(f"{k}={v}" for k, v in self.address)
 
     def __str__(self) -> str:
-        args = ",".join(f"{k}={v}" for k, v in self.params.items())
+        """The operation in jboss-cli syntax (booleans as the CLI writes them)."""
+        def text(v):
+            return str(v).lower() if isinstance(v, bool) else str(v)
+        args = ",".join(f"{k}={text(v)}" for k, v in self.params.items())
         return f"{self.address_text}:{self.name}({args})"
 
 

@@ -23,6 +23,7 @@ def test_values_are_typed_and_quoted_strings_stay_strings():
     assert op.params == {"value": "20"}
     (op,) = parse_text("/a=b:write-attribute(name=flag,value=true)")
     assert op.params["value"] is True
+    assert str(op) == "/a=b:write-attribute(name=flag,value=true)"
     (op,) = parse_text("/a=b:write-attribute(name=list,value=[x,\"y,z\"])")
     assert op.params["value"] == ["x", "y,z"]
 
