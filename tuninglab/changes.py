@@ -440,6 +440,9 @@ class PostgresConfChange(Switcher):
                   "see the database log)", bool(differing)),
         ], "preflight")
 
+    def description(self) -> str:
+        return "postgresql-conf: " + ", ".join(f"{k} = {v}" for k, v in self.settings.items())
+
     def switch(self, stack: Stack, arm: str) -> list[Check]:
         text = self.change.file.read_text() if arm == VARIANT else None
         restarted = apply_pg_fragment(stack, PG_FRAGMENT, text)
