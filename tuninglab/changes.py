@@ -143,8 +143,7 @@ def _read_back(stack: Stack, op: Operation, arm_wants_change: bool,
     elif op.name == "write-attribute":
         expected = op.params["value"]
     else:  # undefine-attribute: back to the default
-        expected = m.execute("read-attribute", list(op.address), name=name,
-                             **{"include-defaults": True}).result
+        expected = m.read_attribute(list(op.address), name)
     return [Check(f"{where} {name}", str(expected), str(actual), same(expected, actual))]
 
 
@@ -183,8 +182,7 @@ def _record(stack: Stack, ops: list[Operation]) -> dict[int, RecordedOperation]:
                     f"a change file may only add what the baseline does not have")
         else:
             name = op.params["name"]
-            rec.defined_before = m.execute("read-attribute", list(op.address), name=name,
-                                           **{"include-defaults": False}).result
+            rec.defined_before = m.read_attribute(list(op.address), name, include_defaults=False)
             rec.effective_before = m.read_attribute(list(op.address), name)
         records[id(op)] = rec
     return records
@@ -302,8 +300,8 @@ class JbossCliChange(Switcher):
     def _is_applied(self, stack: Stack, op: Operation) -> bool:
         if op.name == "add":
             return stack.management.resource_exists(list(op.address))
-        current = stack.management.execute("read-attribute", list(op.address),
-                                           name=op.params["name"], **{"include-defaults": False}).result
+        current = stack.management.read_attribute(list(op.address), op.params["name"],
+                                                   include_defaults=False)
         if op.name == "undefine-attribute":
             return current is None
         return same(op.params["value"], current)

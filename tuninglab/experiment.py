@@ -117,6 +117,7 @@ def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dic
     compiling for minutes; trials that start before the plateau would measure the compiler
     (drift), not the change. The windows are kept in the result as evidence."""
     windows: list[float] = []
+    steady = False
     while len(windows) * WARMUP_WINDOW_S < max_s:
         seconds = min(WARMUP_WINDOW_S, max_s - len(windows) * WARMUP_WINDOW_S)
         summary = load.run(stack.loadgen, spec, seconds, f"stack-warmup-{len(windows)}")
@@ -126,8 +127,7 @@ def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dic
             + (" (steady)" if steady else ""))
         if steady:
             break
-    return {"window_s": WARMUP_WINDOW_S, "max_s": max_s, "throughput": windows,
-            "steady": _steady(windows)}
+    return {"window_s": WARMUP_WINDOW_S, "max_s": max_s, "throughput": windows, "steady": steady}
 
 
 def _steady(windows: list[float]) -> bool:

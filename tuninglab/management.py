@@ -14,6 +14,12 @@ from requests.auth import HTTPDigestAuth
 
 Address = list[tuple[str, str]]
 
+# The JVM's platform MBeans as WildFly's management model exposes them.
+PLATFORM_RUNTIME = [("core-service", "platform-mbean"), ("type", "runtime")]
+PLATFORM_OPERATING_SYSTEM = [("core-service", "platform-mbean"), ("type", "operating-system")]
+PLATFORM_MEMORY = [("core-service", "platform-mbean"), ("type", "memory")]
+PLATFORM_GC = [("core-service", "platform-mbean"), ("type", "garbage-collector")]
+
 USER = "admin"
 PASSWORD = "lab-admin"
 

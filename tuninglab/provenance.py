@@ -14,12 +14,12 @@ from importlib import metadata
 
 from . import layout
 from .management import ManagementError
+from .management import PLATFORM_GC as GC
+from .management import PLATFORM_MEMORY as MEMORY
+from .management import PLATFORM_OPERATING_SYSTEM as OPERATING_SYSTEM
+from .management import PLATFORM_RUNTIME as RUNTIME
 from .stack import Stack
 
-RUNTIME = [("core-service", "platform-mbean"), ("type", "runtime")]
-OPERATING_SYSTEM = [("core-service", "platform-mbean"), ("type", "operating-system")]
-MEMORY = [("core-service", "platform-mbean"), ("type", "memory")]
-GC = [("core-service", "platform-mbean"), ("type", "garbage-collector")]
 
 
 def machine() -> dict:

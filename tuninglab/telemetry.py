@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 
 from .management import ManagementError
+from .management import PLATFORM_GC as GC
+from .management import PLATFORM_MEMORY as MEMORY
 from .stack import Stack
 
-GC = [("core-service", "platform-mbean"), ("type", "garbage-collector")]
-MEMORY = [("core-service", "platform-mbean"), ("type", "memory")]
 POOL = [("subsystem", "datasources"), ("data-source", "OrderDS"), ("statistics", "pool")]
 IO_WORKER = [("subsystem", "io"), ("worker", "default")]
 
