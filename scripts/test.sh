@@ -23,7 +23,7 @@ fi
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT
 export TUNINGLAB_PROFILE=quick TUNINGLAB_RESULTS_DIR="$results" NO_MKDOCS_2_WARNING=1
-export PATH="$HOME/.cache/tuninglab/bin:$PATH"
+export PATH="${TUNINGLAB_CACHE:-$HOME/.cache/tuninglab}/bin:$PATH"
 
 if [ "$#" -eq 0 ]; then
   set -- tests/unit tests/site tests/integration notebooks

@@ -24,8 +24,10 @@ engine_start_local() {
   else
     say "docker engine ... starting dockerd --userland-proxy=false (log: $log)"
     mkdir -p "$TL_CACHE"
-    # Own session: a Ctrl-C on setup must not stop the engine it leaves running.
-    setsid nohup dockerd --userland-proxy=false >"$log" 2>&1 </dev/null &
+    # Own session: a Ctrl-C on setup must not stop the engine it leaves running. Fd 9 is
+    # setup's lock (setup.sh): an engine that inherited it would hold it for its whole life,
+    # and every later setup would wait for it forever.
+    setsid nohup dockerd --userland-proxy=false >"$log" 2>&1 </dev/null 9>&- &
     pid=$!
   fi
   until engine_answers; do
