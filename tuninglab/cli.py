@@ -15,6 +15,7 @@ import docker.errors
 
 from . import api, report
 from .changes import ChangeNotEffective
+from .experiment import WarmUpFailed
 from .images import ImageMissingError
 from .recipe import RecipeError
 from .store import ResultError
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tuninglab: no Docker engine answers at {where} ({exc}); start one with: "
               f"bash scripts/setup.sh", file=sys.stderr)
         return 2
-    except ChangeNotEffective as exc:
+    except (ChangeNotEffective, WarmUpFailed) as exc:
         print(f"tuninglab: {exc}\nnothing was measured or stored", file=sys.stderr)
         return 3
     except KeyboardInterrupt as exc:

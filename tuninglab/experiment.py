@@ -111,23 +111,35 @@ WARMUP_WINDOW_S = 10
 STEADY_SPREAD = 0.05
 
 
+class WarmUpFailed(RuntimeError):
+    """The stack answered no request correctly for a whole warm-up window: nothing to measure."""
+
+
 def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dict:
     """Run the workload unmeasured, in 10 s windows, until throughput is steady (see _steady)
     or `max_s` has passed. A fresh JVM on one core keeps
     compiling for minutes; trials that start before the plateau would measure the compiler
-    (drift), not the change. The windows are kept in the result as evidence."""
+    (drift), not the change. The windows and their error rates are kept in the result as
+    evidence; a window in which every request failed ends the run."""
     windows: list[float] = []
+    errors: list[float] = []
     steady = False
     while len(windows) * WARMUP_WINDOW_S < max_s:
         seconds = min(WARMUP_WINDOW_S, max_s - len(windows) * WARMUP_WINDOW_S)
-        summary = load.run(stack.loadgen, spec, seconds, f"stack-warmup-{len(windows)}")
-        windows.append(load.load_metrics(summary)["throughput"])
+        numbers = load.load_metrics(load.run(stack.loadgen, spec, seconds, f"stack-warmup-{len(windows)}"))
+        windows.append(numbers["throughput"])
+        errors.append(numbers["error_rate"])
         steady = _steady(windows)
-        say(f"warm-up: window {len(windows)}: {windows[-1]:.1f} tx/s"
+        say(f"warm-up: window {len(windows)}: {windows[-1]:.1f} tx/s, errors {errors[-1]:.2%}"
             + (" (steady)" if steady else ""))
+        if numbers["failed"] and numbers["failed"] == numbers["requests"]:
+            raise WarmUpFailed(
+                f"every request failed in warm-up window {len(windows)} ({numbers['failed']} "
+                f"failed: {numbers['fail_reasons']}); the stack does not serve this workload")
         if steady:
             break
-    return {"window_s": WARMUP_WINDOW_S, "max_s": max_s, "throughput": windows, "steady": steady}
+    return {"window_s": WARMUP_WINDOW_S, "max_s": max_s, "throughput": windows,
+            "error_rate": errors, "steady": steady}
 
 
 def _steady(windows: list[float]) -> bool:
@@ -185,7 +197,7 @@ def _result(recipe, profile, prof, order, trials, switcher, baseline_checks, pre
         "workload": {"mix": recipe.workload.mix, "model": recipe.workload.model,
                      "users": recipe.workload.users, "rate": recipe.workload.rate,
                      "think_time_ms": recipe.workload.think_time_ms,
-                     "lines": recipe.workload.lines},
+                     "lines": recipe.workload.lines, "note_chars": recipe.workload.note_chars},
         "method": {"ci": "paired Student-t interval on per-pair log ratios (ratio metrics) or "
                          "differences (share and rate metrics)",
                    "confidence": 0.95, "pairs": prof.pairs, "order": order,

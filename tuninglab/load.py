@@ -16,7 +16,7 @@ from .recipe import Workload
 SCRIPT = "/workloads/mix.js"
 BASE_URL = "http://app:8080/orderentry/api"
 SMOKE_MIX = {"Ping": 1, "NewOrder": 1, "OrderStatus": 1, "CustomerStatus": 1, "ChangeOrder": 1,
-             "ItemBrowse": 1, "ScheduleWorkOrder": 1, "BulkLoad": 1}
+             "ItemBrowse": 1, "ScheduleWorkOrder": 1, "BulkLoad": 1, "Quote": 1}
 
 
 def load_mixes() -> dict[str, dict[str, int]]:
@@ -33,6 +33,7 @@ class LoadSpec:
     max_users: int | None = None
     lines: int = 5
     bulk_rows: int = 10000
+    note_chars: int = 100
     scale: int = 1
 
     @classmethod
@@ -41,13 +42,14 @@ class LoadSpec:
         return cls(mix=mixes[workload.mix], model=workload.model, users=workload.users or 1,
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
                    max_users=workload.max_users, lines=workload.lines,
-                   bulk_rows=workload.bulk_rows)
+                   bulk_rows=workload.bulk_rows, note_chars=workload.note_chars)
 
     def k6_env(self, warmup_s: int, trial_s: int) -> dict[str, str]:
         env = {"BASE_URL": BASE_URL, "MIX": json.dumps(self.mix), "MODEL": self.model,
                "USERS": str(self.users), "THINK_MS": str(self.think_time_ms),
                "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
-               "BULK_ROWS": str(self.bulk_rows), "SCALE": str(self.scale)}
+               "BULK_ROWS": str(self.bulk_rows), "NOTE_CHARS": str(self.note_chars),
+               "SCALE": str(self.scale)}
         if self.model == "open":
             env["RATE"] = str(int(self.rate))
             env["MAX_USERS"] = str(self.max_users or 200)

@@ -143,6 +143,7 @@ class Workload:
     max_users: int | None
     lines: int
     bulk_rows: int
+    note_chars: int
 
 
 @dataclass(frozen=True)
@@ -613,7 +614,7 @@ def _build_change(change: dict, folder: Path) -> Change:
 
 
 def _build_workload(workload: dict) -> Workload:
-    common = ("mix", "model", "lines", "bulk_rows")
+    common = ("mix", "model", "lines", "bulk_rows", "note_chars")
     values = _with_defaults(workload, "workload", common + MODEL_KEYS[workload["model"]])
     rate = values.get("rate")
     return Workload(
@@ -625,6 +626,7 @@ def _build_workload(workload: dict) -> Workload:
         max_users=values.get("max_users"),
         lines=values["lines"],
         bulk_rows=values["bulk_rows"],
+        note_chars=values["note_chars"],
     )
 
 

@@ -11,7 +11,8 @@
 //   MAX_USERS    open model: pre-allocated virtual users
 //   WARMUP_S     warm-up seconds (load runs, nothing recorded)
 //   TRIAL_S      measured seconds
-//   LINES        NewOrder lines per order (default 5)
+//   LINES        lines per NewOrder and per Quote (default 5)
+//   NOTE_CHARS   characters of each Quote line's note: the payload size (default 100)
 //   BULK_ROWS    rows per BulkLoad transaction (default 10000)
 //   SCALE        data-set scale factor of the database image (default 1)
 //   SUMMARY      path of the JSON summary to write (default /tmp/summary.json)
@@ -23,7 +24,7 @@ import { sleep } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 
 const TRANSACTIONS = ['Ping', 'NewOrder', 'OrderStatus', 'CustomerStatus', 'ChangeOrder',
-  'ItemBrowse', 'ScheduleWorkOrder', 'BulkLoad'];
+  'ItemBrowse', 'ScheduleWorkOrder', 'BulkLoad', 'Quote'];
 
 function required(name) {
   const value = __ENV[name];
@@ -67,6 +68,7 @@ const WARMUP_S = positiveInt('WARMUP_S');
 const TRIAL_S = positiveInt('TRIAL_S');
 const LINES = positiveInt('LINES', 5);
 const BULK_ROWS = positiveInt('BULK_ROWS', 10000);
+const NOTE_CHARS = positiveInt('NOTE_CHARS', 100);
 const SCALE = positiveInt('SCALE', 1);
 const THINK_MS = positiveInt('THINK_MS', 0);
 if (SCALE < 1) throw new Error('workload: SCALE must be >= 1');
@@ -222,6 +224,14 @@ const run = {
       { headers: { 'Content-Type': 'application/json' }, timeout: '300s' });
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.rows === BULK_ROWS];
+  },
+  Quote() {
+    const customerId = between(1, CUSTOMERS);
+    const res = http.get(`${BASE_URL}/quotes?customerId=${customerId}&lines=${LINES}&noteChars=${NOTE_CHARS}`,
+      JSON_HEADERS);
+    const b = body(res);
+    return [res, res.status === 200 && b !== null && b.customerId === customerId && b.lines === LINES
+      && b.noteChars === LINES * NOTE_CHARS && b.total > 0];
   },
 };
 

@@ -97,3 +97,33 @@ def test_steady_state_is_a_plateau_not_a_slow_climb():
     assert not _steady([350, 374, 401, 461, 469, 478])  # three close windows, still climbing
     assert _steady([300, 700, 690, 710, 700, 705, 695])
     assert not _steady([0] * 6)
+
+
+class _ModelOnly:
+    """A management client whose model already holds the change (as after a missed reload)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def read_attribute(self, address, name, include_defaults=True):
+        return self.value
+
+
+def test_an_attribute_the_app_observes_must_be_in_force_not_only_stored(monkeypatch):
+    from types import SimpleNamespace
+
+    from tuninglab import changes
+    from tuninglab.jboss_cli import parse_text
+
+    ops = parse_text("/subsystem=ejb3:write-attribute("
+                     "name=in-vm-remote-interface-invocation-pass-by-value,value=false)", "change.cli")
+    stack = SimpleNamespace(management=_ModelOnly(False))
+    # The app still copies: the stored value is not in force.
+    monkeypatch.setattr(changes, "app_config", lambda s: {"ejb": {"in_vm_remote_pass_by_value": True}})
+    [check] = changes._app_checks(stack, ops, True, {})
+    assert check.what == "app observes ejb.in_vm_remote_pass_by_value" and not check.ok
+    # Once the app passes by reference, the variant checks out; the baseline expects the copy back.
+    monkeypatch.setattr(changes, "app_config", lambda s: {"ejb": {"in_vm_remote_pass_by_value": False}})
+    assert changes._app_checks(stack, ops, True, {})[0].ok
+    stack.management.value = True
+    assert not changes._app_checks(stack, ops, False, {})[0].ok

@@ -4,7 +4,7 @@ import jakarta.json.bind.annotation.JsonbProperty;
 import java.util.List;
 
 /** GET /api/config: the settings in effect, read back from the running unit and JVM. */
-public record ConfigReport(Hibernate hibernate, App app, Jvm jvm) {
+public record ConfigReport(Hibernate hibernate, App app, Ejb ejb, Jvm jvm) {
 
     public record Hibernate(
             @JsonbProperty("jdbc.batch_size") int jdbcBatchSize,
@@ -17,7 +17,12 @@ public record ConfigReport(Hibernate hibernate, App app, Jvm jvm) {
 
     public record App(
             @JsonbProperty("bulk_flush_every") int bulkFlushEvery,
-            @JsonbProperty("log_each_transaction") boolean logEachTransaction) {
+            @JsonbProperty("log_each_transaction") boolean logEachTransaction,
+            @JsonbProperty("quote_view") String quoteView) {
+    }
+
+    /** in_vm_remote_pass_by_value: observed on a probe call, not read from the model. */
+    public record Ejb(@JsonbProperty("in_vm_remote_pass_by_value") boolean inVmRemotePassByValue) {
     }
 
     public record Jvm(String version, int availableProcessors, long maxHeapBytes,

@@ -12,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import lab.orderentry.api.ConfigReport;
+import lab.orderentry.api.QuoteRequest;
 import lab.orderentry.model.Item;
 
 /**
@@ -30,9 +31,18 @@ public class ConfigService {
     @EJB
     private AppConfig config;
 
+    @EJB
+    private QuoteRemote quoteRemote;
+
     public ConfigReport report() {
-        return new ConfigReport(hibernate(), new ConfigReport.App(config.bulkFlushEvery(), config.logEachTransaction()),
-                jvm());
+        return new ConfigReport(hibernate(),
+                new ConfigReport.App(config.bulkFlushEvery(), config.logEachTransaction(), config.quoteView()),
+                new ConfigReport.Ejb(remoteCallsCopy()), jvm());
+    }
+
+    /** Whether an in-VM call through a remote view gets a copy: one empty Quote, asked. */
+    private boolean remoteCallsCopy() {
+        return "value".equals(quoteRemote.price(new QuoteRequest(1, List.of())).passedBy());
     }
 
     private ConfigReport.Hibernate hibernate() {
