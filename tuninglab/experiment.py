@@ -69,6 +69,9 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         f"{prof.trial_s} s measured); change: {recipe.change.kind}")
     switcher = changes.switcher_for(recipe)
     spec = load.LoadSpec.from_workload(recipe.workload)
+    # The code and recipe as they were when the run began: edits made while it runs are not
+    # what it measured.
+    code = {"recipe_hash": recipe_hash(recipe), **provenance.git()}
     with Stack(stack_config(recipe), progress=say) as stack:
         say("verify: every transaction type answers correctly (smoke run)")
         load.smoke_test(stack.loadgen)
@@ -79,7 +82,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         warmup = warm_up(stack, spec, prof.stack_warmup_s, say)
         static = {"versions": provenance.versions(stack), "images": provenance.images(stack),
                   "wildfly_derived": provenance.wildfly_derived(stack),
-                  "pinning": provenance.pinning(stack), "stack_ready_s": stack.started_in_s}
+                  "pinning": provenance.pinning(stack), "stack_ready_s": stack.started_in_s, **code}
         trials, jvm_by_arm = [], {}
         for index, arm in enumerate(order):
             began = time.monotonic()
@@ -207,7 +210,7 @@ def _result(recipe, profile, prof, order, trials, switcher, baseline_checks, pre
         "metrics": metrics,
         "trials": trials,
         "provenance": {
-            "recipe_hash": recipe_hash(recipe), **provenance.git(), **provenance.machine(),
+            **provenance.machine(),
             "started": started.isoformat(), "finished": finished.isoformat(),
             "wall_s": (finished - started).total_seconds(), "jvm": jvm_by_arm, **static},
     }
