@@ -129,7 +129,8 @@ def warm_up(stack: Stack, spec: load.LoadSpec, max_s: int, say: Progress) -> dic
     steady = False
     while len(windows) * WARMUP_WINDOW_S < max_s:
         seconds = min(WARMUP_WINDOW_S, max_s - len(windows) * WARMUP_WINDOW_S)
-        numbers = load.load_metrics(load.run(stack.loadgen, spec, seconds, f"stack-warmup-{len(windows)}"))
+        summary = load.run(stack.loadgen, spec, seconds, f"stack-warmup-{len(windows)}")
+        numbers = load.load_metrics(summary)
         windows.append(numbers["throughput"])
         errors.append(numbers["error_rate"])
         steady = _steady(windows)
