@@ -167,7 +167,7 @@ def _app_checks(stack: Stack, ops: list[Operation], arm_wants_change: bool,
     app reports."""
     props = [op for op in ops if op.address and op.address[0][0] == "system-property"
              and op.address[0][1].startswith("tl.")]
-    observed = [op for op in ops if _app_observed(op)]
+    observed = [(op, seen) for op in ops if (seen := _app_observed(op))]
     if not props and not observed:
         return []
     config = app_config(stack)
@@ -184,8 +184,7 @@ def _app_checks(stack: Stack, ops: list[Operation], arm_wants_change: bool,
                 continue
             expected = before
         checks.append(Check(f"app sees {name}", str(expected), str(actual), same(expected, actual)))
-    for op in observed:
-        section, key = _app_observed(op)
+    for op, (section, key) in observed:
         actual = config.get(section, {}).get(key, "missing")
         if arm_wants_change and op.name == "write-attribute":
             expected = op.params["value"]
