@@ -1,11 +1,13 @@
 """Write notebooks/<area>/<id>.ipynb for a recipe from the one notebook skeleton.
 
     .venv/bin/python scripts/new_notebook.py <recipe-id> [--force]
+    .venv/bin/python scripts/new_notebook.py --all --force      (every recipe)
 
-The narrative cells come from the recipe's own title, summary and source claim (our words);
-the code cells run the recipe through the library, check what must hold in any run, and plot
-the stored result. `TUNINGLAB_PROFILE` picks the profile: quick in CI, full when publishing
-(scripts/publish.sh executes the notebook in place, so its outputs are those of a full run).
+The notebook holds no prose of its own about the recipe: its first cell renders the recipe's
+title, summary, source claim, arms and profile from recipe.toml when it runs (so the text
+cannot drift from what the recipe applies), and its other cells run the recipe through the
+library, check what must hold in any run, and draw the stored result. `TUNINGLAB_PROFILE`
+picks the profile: quick in CI, full when publishing (scripts/publish.sh).
 """
 import argparse
 import sys
@@ -16,67 +18,70 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tuninglab.recipe import find_recipe  # noqa: E402
-
-SOURCE_NAMES = {"guide": "JBoss EAP 5 Performance Tuning Guide", "thesis": "the thesis",
-                "blog": "the blog post", "ecperf-slides": "the ECperf slides",
-                "client-threads": "the client-threads note", "none": "no source"}
+from tuninglab.recipe import discover_recipes, find_recipe  # noqa: E402
 
 
-def cells(recipe):
-    src = recipe.source
-    where = ", ".join(x for x in (src.section and f"section {src.section}", src.table) if x)
-    yield new_markdown_cell(
-        f"# {recipe.title}\n\n{recipe.summary}\n\n"
-        f"**Source** ({SOURCE_NAMES[src.document]}{', ' + where if where else ''}): {src.claim}\n\n"
-        f"This notebook runs the recipe `{recipe.id}` against the real stack, checks that the "
-        f"change took effect and that every trial was valid, then shows the stored result.")
+def cells(recipe_id: str):
     yield new_code_cell('import os\n\n# Parameters: "quick" in CI, "full" for the published run.\n'
                         'profile = os.environ.get("TUNINGLAB_PROFILE", "full")',
                         metadata={"tags": ["parameters"]})
-    yield new_markdown_cell("## The change\n\nThe recipe and the file it applies, as stored in "
-                            "the repository (this output is compared in CI).")
+    yield new_code_cell(f'import tuninglab as tl\n\ntl.recipe_markdown("{recipe_id}", profile)')
+    yield new_markdown_cell("## The change\n\nThe files the recipe applies, as stored in the "
+                            "repository (this output is compared in CI).")
     yield new_code_cell(
-        "# NBVAL_CHECK_OUTPUT\nimport tuninglab as tl\n\n"
-        f'recipe = tl.get_recipe("{recipe.id}")\n'
+        "# NBVAL_CHECK_OUTPUT\n"
+        f'recipe = tl.get_recipe("{recipe_id}")\n'
         'print(f"change kind: {recipe.change.kind}")\n'
         "if recipe.change.file:\n    print(recipe.change.file.read_text())\n"
         "if recipe.change.jvm_options:\n"
         '    print(f"baseline JVM options: {recipe.stack.jvm_options}")\n'
-        '    print(f"variant JVM options:  {recipe.change.jvm_options}")')
-    yield new_markdown_cell("## Run it\n\nStart the stack, verify, run the interleaved trials "
-                            "and store the result (progress is printed as it goes).")
-    yield new_code_cell(f'result = tl.run("{recipe.id}", profile=profile)')
-    yield new_markdown_cell("## What must hold in any run\n\nThe change was read back from the "
-                            "running system before every trial, every trial is valid (no failed "
-                            "requests, no saturated load generator) and all trials ran.")
+        '    print(f"variant JVM options:  {recipe.change.jvm_options}")\n'
+        "if recipe.sweep:\n"
+        '    print(f"swept: {recipe.sweep.name} = {list(recipe.sweep.values)} {recipe.sweep.unit}")')
+    yield new_markdown_cell("## Run it\n\nStart the stack, configure and verify every node, warm "
+                            "each one up, run the blocks of trials and store the result (progress "
+                            "is printed as it goes).")
+    yield new_code_cell(f'result = tl.run("{recipe_id}", profile=profile)')
+    yield new_markdown_cell("## What must hold in any run\n\nEvery check read back from the "
+                            "running system passed, before the trials and before each trial; "
+                            "every arm ran; no trial had errors of the system under test.")
     yield new_code_cell(
-        'assert all(c["ok"] for c in result["change"]["verified"])\n'
+        'assert all(c["ok"] for checks in result["verified"].values() for c in checks)\n'
         'assert all(c["ok"] for t in result["trials"] for c in t["checks"])\n'
         'assert result["validity"]["valid"], result["validity"]["problems"]\n'
-        'assert len(result["trials"]) == 2 * recipe.profile(profile).pairs\n'
-        'print("verified, valid, complete")')
-    yield new_markdown_cell("## The result\n\nErrors come first, then the verdict for the "
-                            "primary metric and every metric's delta with its 95 % interval.")
+        'assert {t["arm"] for t in result["trials"] if t["used"]} == '
+        '{a["id"] for a in result["plan"]["arms"]}\n'
+        'print("verified, valid, every arm measured")')
+    yield new_markdown_cell("## The result\n\nErrors come first, then the verdict with the "
+                            "smallest effect this run could have detected, then each metric (or "
+                            "each point of the curve) with its 95 % interval.")
     yield new_code_cell("print(tl.summary(result))")
-    yield new_code_cell("import matplotlib.pyplot as plt\n\ntl.plot_trials(result)\nplt.show()")
-    yield new_code_cell("tl.plot_deltas(result)\nplt.show()")
+    yield new_code_cell("import matplotlib.pyplot as plt\n\ntl.plot_result(result)\nplt.show()")
+    yield new_code_cell("tl.plot_warmup(result)\nplt.show()")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("id")
-    parser.add_argument("--force", action="store_true")
-    args = parser.parse_args()
-    recipe = find_recipe(ROOT / "recipes", args.id)
+def write(recipe, force: bool) -> None:
     path = ROOT / "notebooks" / recipe.area / f"{recipe.id}.ipynb"
-    if path.exists() and not args.force:
+    if path.exists() and not force:
         sys.exit(f"{path.relative_to(ROOT)} exists; --force to overwrite")
-    nb = new_notebook(cells=list(cells(recipe)), metadata={
+    nb = new_notebook(cells=list(cells(recipe.id)), metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
     print(f"wrote {path.relative_to(ROOT)}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("id", nargs="?")
+    parser.add_argument("--all", action="store_true")
+    parser.add_argument("--force", action="store_true")
+    args = parser.parse_args()
+    if args.all == bool(args.id):
+        parser.error("name one recipe id, or --all")
+    recipes = discover_recipes(ROOT / "recipes") if args.all else [find_recipe(ROOT / "recipes", args.id)]
+    for recipe in recipes:
+        write(recipe, args.force)
 
 
 if __name__ == "__main__":

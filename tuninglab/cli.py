@@ -14,11 +14,12 @@ from pathlib import Path
 import docker.errors
 
 from . import api, report
-from .changes import ChangeNotEffective
-from .experiment import WarmUpFailed
+from .changes.checks import ChangeNotEffective
+from .errors import DirtyTree
 from .images import ImageMissingError
 from .recipe import RecipeError
 from .store import ResultError
+from .warmup import WarmUpFailed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except (RecipeError, ResultError, ImageMissingError, FileNotFoundError) as exc:
+        print(f"tuninglab: {exc}", file=sys.stderr)
+        return 2
+    except DirtyTree as exc:
         print(f"tuninglab: {exc}", file=sys.stderr)
         return 2
     except docker.errors.DockerException as exc:
@@ -57,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("id")
     c.add_argument("--profile", default="quick", help="quick (CI) or full (publishing)")
     c.add_argument("--no-save", action="store_true", help="do not store the result")
+    c.add_argument("--allow-dirty", action="store_true",
+                   help="run the full profile from a tree with uncommitted changes (the site "
+                        "will not show the result)")
     c.set_defaults(handler=_run)
 
     c = sub.add_parser("show", help="show a result: a file, or the newest result of a recipe id")
@@ -92,7 +99,7 @@ def _validate(args) -> int:
 
 
 def _run(args) -> int:
-    result = api.run(args.id, args.profile, save=not args.no_save)
+    result = api.run(args.id, args.profile, save=not args.no_save, allow_dirty=args.allow_dirty)
     print()
     print(report.summary(result))
     return 0 if result["validity"]["valid"] else 4

@@ -1,9 +1,9 @@
 """The stack's containers, the Testcontainers way: small classes with fluent `with_*` setters,
 an explicit wait strategy each, and the container's logs attached to any start-up failure.
 
-Every container gets CPU pinning and a memory cap (the JVM and WildFly size their thread pools
-and GC from what the container allows), the run's labels (see cleanup.py), and a name on the
-stack's private network. Only WildFly's management port is published, on 127.0.0.1, for the
+Every container gets CPU placement and a memory cap (the JVM and WildFly size their thread
+pools and GC from what the container allows), the run's labels (see cleanup.py), and a name on
+the stack's private network. Only WildFly's management port is published, on 127.0.0.1, for the
 library's own management calls; the load travels over the private network.
 """
 from __future__ import annotations
@@ -39,9 +39,9 @@ class LabContainer(DockerContainer):
             self._create_options["cpuset_cpus"] = cpus
         return self
 
-    def with_cpu_quota(self, cpus: float | None) -> "LabContainer":
-        if cpus:
-            self._create_options["nano_cpus"] = int(cpus * 1e9)
+    def with_cpu_period(self, period_us: int) -> "LabContainer":
+        """The CFS period that later quotas (docker update) are counted in."""
+        self._create_options["cpu_period"] = period_us
         return self
 
     def with_memory(self, limit: str | None) -> "LabContainer":
@@ -94,32 +94,6 @@ class LabContainer(DockerContainer):
             info.size, info.mode, info.mtime = len(data), mode, int(time.time())
             tar.addfile(info, io.BytesIO(data))
         self.get_wrapped_container().put_archive(directory, buffer.getvalue())
-
-    def cpu_and_memory(self) -> dict:
-        """Cumulative CPU seconds and current/peak memory from one stats call (no 1 s wait)."""
-        stats = self.get_wrapped_container().stats(stream=False, one_shot=True)
-        memory = stats.get("memory_stats", {})
-        return {
-            "cpu_s": stats["cpu_stats"]["cpu_usage"]["total_usage"] / 1e9,
-            "memory_bytes": memory.get("usage", 0),
-            "memory_peak_bytes": memory.get("max_usage", 0),
-        }
-
-    def allowed_cpus(self) -> float:
-        """How many CPUs this container may use (quota, else the size of its cpuset)."""
-        if self._create_options.get("nano_cpus"):
-            return self._create_options["nano_cpus"] / 1e9
-        cpuset = self._create_options.get("cpuset_cpus")
-        if not cpuset:
-            import os
-            return float(os.cpu_count() or 1)
-        return float(sum(_range_size(part) for part in cpuset.split(",")))
-
-
-def _range_size(part: str) -> int:
-    low, _, high = part.partition("-")
-    return int(high or low) - int(low) + 1
-
 
 class PostgresNode(LabContainer):
     """PostgreSQL 17 with the benchmark data baked into the image (ready in about a second)."""

@@ -19,6 +19,7 @@ PLATFORM_RUNTIME = [("core-service", "platform-mbean"), ("type", "runtime")]
 PLATFORM_OPERATING_SYSTEM = [("core-service", "platform-mbean"), ("type", "operating-system")]
 PLATFORM_MEMORY = [("core-service", "platform-mbean"), ("type", "memory")]
 PLATFORM_GC = [("core-service", "platform-mbean"), ("type", "garbage-collector")]
+PLATFORM_COMPILATION = [("core-service", "platform-mbean"), ("type", "compilation")]
 
 USER = "admin"
 PASSWORD = "lab-admin"

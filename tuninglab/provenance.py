@@ -37,27 +37,37 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+# What a measurement depends on: a change to any of these between the commit and the run makes
+# the result irreproducible from its commit. Notebooks and results are outputs (publishing
+# writes them while it runs), and pages do not change what is measured.
+MEASURED_INPUTS = ("tuninglab", "recipes", "workloads", "apps", "images", "snippets", "scripts",
+                   "pyproject.toml", "requirements.txt")
+
+
 def git() -> dict:
     def run(*args):
         try:
             return subprocess.run(["git", *args], cwd=layout.REPO_ROOT, capture_output=True,
-                                  text=True, timeout=10).stdout.strip()
+                                  text=True, timeout=10).stdout
         except (OSError, subprocess.SubprocessError):
             return ""
-    commit = run("rev-parse", "HEAD")
-    return {"git_commit": commit or None,
-            "git_dirty": bool(run("status", "--porcelain", "--untracked-files=no")) if commit else None}
+    commit = run("rev-parse", "HEAD").strip()
+    if not commit:
+        return {"git_commit": None, "git_dirty": None, "git_dirty_paths": []}
+    status = run("status", "--porcelain", "--untracked-files=all", "--", *MEASURED_INPUTS)
+    paths = [line[3:] for line in status.splitlines() if line.strip()]
+    return {"git_commit": commit, "git_dirty": bool(paths), "git_dirty_paths": paths}
 
 
-def jvm_facts(stack: Stack) -> dict:
-    """The JVM of the app server as it runs now."""
-    m = stack.management
+def jvm_facts(stack: Stack, node: str) -> dict:
+    """The JVM of a node as it runs now."""
+    m = stack.management_of(node)
     runtime = m.read_resource(RUNTIME, runtime=True)
     os_info = m.read_resource(OPERATING_SYSTEM, runtime=True)
     heap = m.read_attribute(MEMORY, "heap-memory-usage")
     collectors = m.read_resource(GC, runtime=True, recursive=True) or {}
     return {
-        "options": stack.config.jvm_options,
+        "options": stack.node_configs[node].jvm_command_line(),
         "input_arguments": runtime.get("input-arguments"),
         "vm": f"{runtime.get('vm-name')} {runtime.get('vm-version')}",
         "spec_version": runtime.get("spec-version"),
@@ -67,10 +77,10 @@ def jvm_facts(stack: Stack) -> dict:
     }
 
 
-def wildfly_derived(stack: Stack) -> dict:
-    """Pool and thread sizes WildFly derived from the container's CPU count (undefined in the
+def wildfly_derived(stack: Stack, node: str) -> dict:
+    """Pool and thread sizes WildFly derived from the CPU count it sees (undefined in the
     configuration, so only the runtime knows them)."""
-    m = stack.management
+    m = stack.management_of(node)
     out = {}
     try:
         worker = m.read_resource([("subsystem", "io"), ("worker", "default")], runtime=True)
@@ -93,8 +103,8 @@ def wildfly_derived(stack: Stack) -> dict:
     return out
 
 
-def versions(stack: Stack) -> dict:
-    m = stack.management
+def versions(stack: Stack, node: str) -> dict:
+    m = stack.management_of(node)
     return {
         "wildfly": f"{m.read_attribute([], 'product-name')} {m.read_attribute([], 'product-version')}",
         "postgresql": stack.db.setting("server_version"),
@@ -105,12 +115,7 @@ def versions(stack: Stack) -> dict:
 
 
 def images(stack: Stack) -> dict:
-    return {role: {"name": node.image, "id": stack.image_ids.get(node.image)}
-            for role, node in (("db", stack.db), ("app", stack.app), ("loadgen", stack.loadgen))}
-
-
-def pinning(stack: Stack) -> dict:
-    c = stack.config
-    return {"app": {"cpuset": c.app_cpuset, "cpus": c.app_cpus, "memory": c.app_memory},
-            "db": {"cpuset": c.db_cpuset, "memory": c.db_memory},
-            "loadgen": {"cpuset": c.loadgen_cpuset}}
+    containers = [("db", stack.db), ("loadgen", stack.loadgen)]
+    if stack.nodes:
+        containers.append(("app", next(iter(stack.nodes.values()))))
+    return {role: {"name": c.image, "id": stack.image_ids.get(c.image)} for role, c in containers}

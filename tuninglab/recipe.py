@@ -1,15 +1,17 @@
 """Recipes: parse and validate ``recipes/<area>/<id>/recipe.toml`` into frozen dataclasses.
 
 A recipe declares; the library runs. Everything the runner needs is checked here, before a
-container starts, so that a typo costs a second and not a ten-minute run. Validation has two
+container starts, so that a typo costs a second and not a ten-minute run. What the recipe
+compiles to (its arms) is ``plan.py``'s job. Validation has two
 stages: the published JSON Schema (``recipe.schema.json``, the reference readers see on the
 docs site) checks structure, types, ranges and unknown keys; then rules spanning several
 keys (a change kind's own keys, the load model's keys, the id matching its folder, the mix
 existing, named files existing) are checked here. Every problem is reported as
 ``<file>: <dotted.key>: <what is wrong>; <what is allowed>``, all problems at once.
 
-Defaults live in the schema (``default``), so the documentation and the behaviour cannot
-drift apart.
+Defaults live in the schema (``default``) and, for measurement profiles, in
+``profiles.toml``: the documentation and the behaviour cannot drift apart, and a recipe states
+only what differs.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ __all__ = [
     "Metrics",
     "Tolerance",
     "Profile",
+    "Sweep",
+    "LoadLevels",
+    "SourceCurve",
+    "PLACEHOLDER",
     "load_recipe",
     "discover_recipes",
     "find_recipe",
@@ -50,6 +56,8 @@ __all__ = [
 AREAS = ("method", "guide", "thesis", "articles")
 RECIPE_FILE = "recipe.toml"
 SCHEMA_PATH = Path(__file__).with_name("recipe.schema.json")
+PROFILES_PATH = Path(__file__).with_name("profiles.toml")
+PLACEHOLDER = "{value}"  # where a sweep's value goes in the change
 MIXES_FILE = Path("workloads") / "mixes.json"  # relative to the repo root
 
 # Keys that only one value of a selector may use: the rest of the table is common.
@@ -74,6 +82,17 @@ class RecipeError(Exception):
 
 
 @dataclass(frozen=True)
+class SourceCurve:
+    """The source's own points of a curve the recipe sweeps."""
+
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    y_unit: str
+    label: str
+    normalize: bool
+
+
+@dataclass(frozen=True)
 class Source:
     """Where the claim under test comes from, and what it leads us to expect."""
 
@@ -81,7 +100,9 @@ class Source:
     section: str | None
     table: str | None
     claim: str
-    expected: str  # better | worse | no-change
+    expected: str  # better | worse | no-change | none
+    effect: float | None = None  # the relative effect the source reports, if any
+    curve: SourceCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +116,7 @@ class StackSpec:
     db_memory: str
     jvm_options: str
     server_config: str
+    app_cpus: float | None = None
 
 
 @dataclass(frozen=True)
@@ -126,9 +148,28 @@ class Change:
     limits: ContainerLimits | None = None
 
     @property
-    def is_calibration(self) -> bool:
-        """True for kind none: an A/A run whose variant equals the baseline."""
+    def is_none(self) -> bool:
+        """True for kind none: an A/A calibration, or a curve of the load alone."""
         return self.kind == "none"
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The values of the one setting a sweep recipe varies (``{value}`` in its change)."""
+
+    name: str
+    unit: str
+    values: tuple
+    reference: object  # the value the headline delta is measured against
+    cheaper: str  # "lower" or "higher": the end of the axis that costs less
+
+
+@dataclass(frozen=True)
+class LoadLevels:
+    """Levels of one workload key that every arm runs at (users, rate, lines, note_chars)."""
+
+    key: str
+    values: tuple
 
 
 @dataclass(frozen=True)
@@ -148,25 +189,34 @@ class Workload:
 
 @dataclass(frozen=True)
 class Metrics:
-    primary: str
+    primary: str  # throughput | cpu_per_tx
     runtime: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Tolerance:
-    """Limits beyond which a trial is not a valid measurement."""
+    """Limits beyond which a trial is not a valid measurement: errors of the system under test
+    (error_rate) invalidate it; disturbances of the machine (the rest) send its block back to
+    be run again."""
 
     error_rate: float
     loadgen_cpu: float
+    steal: float = 0.02
+    outside_cpu: float = 0.15
+    db_core_busy: float = 0.85
 
 
 @dataclass(frozen=True)
 class Profile:
+    """Timing and repetition of one measurement profile (defaults: profiles.toml)."""
+
     name: str
-    warmup_s: int
-    trial_s: int
-    pairs: int
-    stack_warmup_s: int
+    blocks: int
+    window_s: int
+    settle_s: int
+    compile_max_s: int
+    plateau_max_s: int
+    max_retries: int
 
 
 @dataclass(frozen=True)
@@ -185,6 +235,8 @@ class Recipe:
     metrics: Metrics
     tolerance: Tolerance
     profiles: dict[str, Profile]
+    sweep: Sweep | None = None
+    load_levels: LoadLevels | None = None
 
     @property
     def repo_root(self) -> Path:
@@ -350,6 +402,10 @@ def _problems_from_schema_error(error: jsonschema.ValidationError) -> list[Probl
         keys = error.schema.get("properties")
         wanted = f"at least one of: {', '.join(keys)}" if keys else "at least one tl.* property"
         return [Problem(_dotted(path), f"empty; allowed: {wanted}")]
+    if kind in ("minItems", "maxItems"):
+        bound = "at least" if kind == "minItems" else "at most"
+        return [Problem(_dotted(path), f"{_short(error.instance)}; allowed: a list of {bound} "
+                                       f"{error.validator_value} items")]
     if kind == "uniqueItems":
         return [Problem(_dotted(path), f"{_short(error.instance)} repeats an item; "
                                        f"allowed: {_allowed(error.schema)}")]
@@ -419,8 +475,10 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
         *_location_problems(data, folder),
         *_source_problems(data["source"]),
         *_change_problems(data, folder),
+        *_sweep_problems(data, folder),
         *_baseline_problems(data.get("baseline", {}), folder),
         *_workload_problems(data["workload"], folder),
+        *_load_level_problems(data),
     ]
 
 
@@ -451,15 +509,65 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
     problems = _selector_problems(change, "change", "kind", CHANGE_KEYS, CHANGE_KEYS)
     if "file" in change and "file" in CHANGE_KEYS[kind]:
         problems += _file_problems(folder, "change.file", change["file"])
-    if kind == "jvm-options" and "jvm_options" in change:
+    swept = "sweep" in data
+    if kind == "jvm-options" and "jvm_options" in change and not swept:
         problems += _jvm_option_problems(change["jvm_options"], data.get("stack", {}))
-    if kind == "app-properties" and "properties" in change:
+    if kind == "app-properties" and "properties" in change and not swept:
         problems += _property_problems(change["properties"], data.get("baseline", {}))
-    if kind == "none" and data["source"]["expected"] != "no-change":
+    if kind == "none" and "load_levels" not in data and data["source"]["expected"] != "no-change":
         problems.append(Problem(
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
     return problems
+
+
+def _sweep_problems(data: dict, folder: Path) -> list[Problem]:
+    """A sweep needs a change with {value} in it; {value} without a sweep is a mistake."""
+    change = data["change"]
+    has_placeholder = PLACEHOLDER in _change_text(change, folder)
+    if "sweep" not in data:
+        if has_placeholder:
+            return [Problem("change", f"contains {PLACEHOLDER} but the recipe has no [sweep]; "
+                                      f"allowed: a [sweep] table with the values, or no {PLACEHOLDER}")]
+        return []
+    problems = []
+    if change["kind"] == "none":
+        problems.append(Problem("sweep", "a sweep of change.kind none has nothing to vary; "
+                                         "allowed: a change kind with {value} in it, or "
+                                         "[load_levels] for a curve of the load"))
+    elif not has_placeholder:
+        problems.append(Problem("change", f"no {PLACEHOLDER} anywhere in the change (its keys or "
+                                          f"its file); allowed: {PLACEHOLDER} where each arm's "
+                                          f"value goes"))
+    sweep = data["sweep"]
+    if "reference" in sweep and sweep["reference"] not in sweep["values"]:
+        problems.append(Problem("sweep.reference", f"{sweep['reference']!r} is not one of "
+                                                   f"sweep.values {sweep['values']!r}"))
+    return problems
+
+
+def _change_text(change: dict, folder: Path) -> str:
+    """Every string of the change table, and the change file's text if it can be read."""
+    parts = [json.dumps(change)]
+    if "file" in change:
+        try:
+            parts.append((folder / change["file"]).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            pass  # reported by _file_problems
+    return "\n".join(parts)
+
+
+def _load_level_problems(data: dict) -> list[Problem]:
+    levels = data.get("load_levels")
+    if not levels:
+        return []
+    key = next(iter(levels))
+    model = data["workload"]["model"]
+    wanted = {"users": "closed", "rate": "open"}.get(key)
+    if wanted and wanted != model:
+        return [Problem(f"load_levels.{key}", f"levels of {key} need workload.model {wanted!r}, "
+                                              f"the workload is {model!r}")]
+    return []
 
 
 def _selector_problems(table: dict, section: str, selector: str,
@@ -574,22 +682,50 @@ def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
         baseline=_build_setup(data.get("baseline", {}), folder),
         change=_build_change(data["change"], folder),
         workload=_build_workload(data["workload"]),
-        metrics=_build_metrics(data["metrics"]),
+        metrics=_build_metrics(data.get("metrics", {})),
         tolerance=_build_tolerance(data.get("tolerance", {})),
-        profiles={name: _build_profile(name, values)
-                  for name, values in data["profiles"].items()},
+        profiles=_build_profiles(data.get("profiles", {})),
+        sweep=_build_sweep(data.get("sweep")),
+        load_levels=_build_load_levels(data.get("load_levels")),
     )
 
 
-def _build_profile(name: str, values: dict) -> Profile:
-    defaults = recipe_schema()["$defs"]["profile"]["properties"]
-    return Profile(name=name, **{"stack_warmup_s": defaults["stack_warmup_s"]["default"], **values})
+@lru_cache(maxsize=1)
+def profile_defaults() -> dict[str, dict]:
+    """The profiles of tuninglab/profiles.toml: every profile a recipe may run in."""
+    with PROFILES_PATH.open("rb") as stream:
+        return tomllib.load(stream)
+
+
+def _build_profiles(overrides: dict) -> dict[str, Profile]:
+    return {name: Profile(name=name, **{**defaults, **overrides.get(name, {})})
+            for name, defaults in profile_defaults().items()}
+
+
+def _build_sweep(sweep: dict | None) -> Sweep | None:
+    if sweep is None:
+        return None
+    values = tuple(sweep["values"])
+    return Sweep(name=sweep["name"], unit=sweep.get("unit", ""), values=values,
+                 reference=sweep.get("reference", values[0]),
+                 cheaper=sweep.get("cheaper", "lower"))
+
+
+def _build_load_levels(levels: dict | None) -> LoadLevels | None:
+    if not levels:
+        return None
+    (key, values), = levels.items()
+    return LoadLevels(key=key, values=tuple(values))
 
 
 def _build_source(source: dict) -> Source:
+    curve = source.get("curve")
     return Source(document=source["document"], section=source.get("section"),
                   table=source.get("table"), claim=source["claim"],
-                  expected=source["expected"])
+                  expected=source["expected"], effect=source.get("effect"),
+                  curve=None if curve is None else SourceCurve(
+                      x=tuple(curve["x"]), y=tuple(curve["y"]), y_unit=curve.get("y_unit", ""),
+                      label=curve["label"], normalize=curve.get("normalize", True)))
 
 
 def _build_setup(baseline: dict, folder: Path) -> Setup:
@@ -606,11 +742,18 @@ def _build_change(change: dict, folder: Path) -> Change:
         jvm_options=change.get("jvm_options"),
         properties=dict(change.get("properties", {})),
         limits=None if limits is None else ContainerLimits(
-            app_cpus=None if "app_cpus" not in limits else float(limits["app_cpus"]),
+            app_cpus=_cpus(limits.get("app_cpus")),
             app_memory=limits.get("app_memory"),
             app_cpuset=limits.get("app_cpuset"),
         ),
     )
+
+
+def _cpus(value) -> float | str | None:
+    """A CPU quota as a number, or the sweep's placeholder as it is."""
+    if value is None or value == PLACEHOLDER:
+        return value
+    return float(value)
 
 
 def _build_workload(workload: dict) -> Workload:
@@ -637,8 +780,7 @@ def _build_metrics(metrics: dict) -> Metrics:
 
 def _build_tolerance(tolerance: dict) -> Tolerance:
     values = _with_defaults(tolerance, "tolerance")
-    return Tolerance(error_rate=float(values["error_rate"]),
-                     loadgen_cpu=float(values["loadgen_cpu"]))
+    return Tolerance(**{key: float(value) for key, value in values.items()})
 
 
 def _file_in(folder: Path, name: str | None) -> Path | None:

@@ -1,84 +1,159 @@
 """Plain-text views of stored results, for the terminal and notebooks: problems first, then the
-verdict, then every metric with its interval, then what was verified."""
+verdict with the smallest effect the run could have detected, then every metric (A/B) or every
+point of the curve (sweeps and load curves), then what was verified."""
 from __future__ import annotations
 
-import math
+from . import result as results
+from .numbers import fmt_delta, fmt_interval, fmt_pct, fmt_value
 
-ORDER = ["throughput", "latency_p50", "latency_p90", "latency_p99", "error_rate", "cpu_per_tx",
-         "gc_time", "pool_wait_ms"]
-
-
-def format_delta(m: dict) -> str:
-    """'+12.3 % [+8.1, +16.7]' for relative deltas, '+0.40 pp [...]' for absolute shares,
-    'n/a' when the interval is unbounded."""
-    relative = m.get("delta_kind") == "relative"
-    scale, unit = (100, " %") if relative else (_absolute_scale(m), _absolute_unit(m))
-    low, high = m.get("ci_low"), m.get("ci_high")
-    bound = lambda x: "inf" if x is None or not math.isfinite(x) else f"{x * scale:+.1f}"  # noqa: E731
-    return f"{m['delta'] * scale:+.1f}{unit} [{bound(low)}, {bound(high)}]"
-
-
-def _absolute_scale(m: dict) -> float:
-    return 100 if m.get("unit", "").startswith(("share", "fraction")) else 1
-
-
-def _absolute_unit(m: dict) -> str:
-    return " pp" if m.get("unit", "").startswith(("share", "fraction")) else " " + m.get("unit", "")
-
-
-def format_value(value, unit: str) -> str:
-    if value is None:
-        return "-"
-    if unit.startswith(("share", "fraction")):
-        return f"{value:.2%}"
-    return f"{value:,.2f}"
+ORDER = ["throughput", "cpu_per_tx", "latency_p50", "latency_p90", "latency_p99", "error_rate",
+         "db_cpu_per_tx", "gc_time", "pool_wait_ms"]
 
 
 def summary(result: dict) -> str:
+    result = results.upgrade(result)
+    prov = result.get("provenance") or {}
     lines = [f"{result['recipe']}: {result.get('title', '')}",
-             f"profile {result['profile']}, {result['method']['pairs']} pairs, "
-             f"started {result['provenance']['started']} on {result['provenance']['host']} "
-             f"({result['provenance'].get('cpu_model', '?')})"]
-    problems = result["validity"]["problems"]
-    if problems:
+             f"profile {result['profile']}, {_design_text(result)}, started {prov.get('started')} "
+             f"on {prov.get('host')} ({prov.get('cpu_model', '?')})"]
+    validity = result.get("validity") or {}
+    if not results.is_valid(result):
         lines.append("INVALID MEASUREMENT (no delta reported):")
-        lines += [f"  - {p}" for p in problems]
-    lines.append(f"verdict ({result['primary_metric']}): {result['verdict']}; source expected "
-                 f"{result['expected']}; agrees with source: {result['agrees_with_source']}")
-    if result["metrics"]:
-        lines.append(f"{'metric':<14}{'baseline':>14}{'variant':>14}   delta [95 % CI]   verdict")
-        for name in ORDER + sorted(set(result["metrics"]) - set(ORDER)):
-            m = result["metrics"].get(name)
-            if not m:
-                continue
-            lines.append(f"{name:<14}{format_value(m['baseline'], m['unit']):>14}"
-                         f"{format_value(m['variant'], m['unit']):>14}   {format_delta(m)}   "
-                         f"{m['verdict']}")
-    verified = result["change"]["verified"]
-    lines.append(f"change: {result['change']['description']}")
+        lines += [f"  - {p}" for p in validity.get("problems", [])]
+    elif validity.get("errors"):
+        lines.append("ERRORS at some points (left out of the curve's best and knee):")
+        lines += [f"  - {p}" for p in validity["errors"][:10]]
+    if validity.get("disturbed"):
+        lines.append(f"{validity['disturbed']} trial(s) disturbed by the machine were run again "
+                     f"(kept in the result, not counted)")
+    lines.append(f"{results.headline(result)}")
+    lines.append(f"source expected {result.get('expected')}; agrees with source: "
+                 f"{result.get('agrees_with_source')}")
+    for comparison in results.comparisons(result):
+        lines += _comparison_lines(comparison)
+    for curve in results.curves(result):
+        lines += _curve_lines(curve, result)
+    lines += _warmup_lines(result)
+    verified = [c for found in (result.get("verified") or {}).values() for c in found] \
+        if isinstance(result.get("verified"), dict) else (result.get("change") or {}).get("verified", [])
+    lines.append(f"change: {(result.get('change') or {}).get('description')}")
     lines.append(f"verified before measuring: {sum(c['ok'] for c in verified)}/{len(verified)} "
-                 f"checks passed; each trial re-verified its arm")
+                 f"checks passed; every trial re-verified its arm")
     return "\n".join(lines)
 
 
+def _design_text(result: dict) -> str:
+    design = result.get("design") or {}
+    profile = design.get("profile") or {}
+    arms = len((result.get("plan") or {}).get("arms") or [])
+    return (f"{arms} arms, {profile.get('blocks')} blocks of {profile.get('window_s')} s "
+            f"measured windows")
+
+
+def _comparison_lines(c: dict) -> list[str]:
+    load = c.get("load")
+    head = f"{c['variant']} against {c['baseline']}" + (f" at {_load_text(load)}" if load else "")
+    lines = [f"-- {head}: verdict {c.get('verdict')} over {c.get('pairs')} pairs",
+             f"{'metric':<14}{'baseline':>12}{'variant':>12}   {'delta [95 % CI]':<26}"
+             f"{'detectable':>11}  verdict"]
+    metrics = c.get("metrics") or {}
+    for name in ORDER + sorted(set(metrics) - set(ORDER)):
+        m = metrics.get(name)
+        if not m:
+            continue
+        kind, unit = m.get("delta_kind"), m.get("unit")
+        mark = "*" if m.get("primary") else " "
+        detect = fmt_pct(m.get("detectable")) if kind == "relative" else \
+            fmt_delta(m.get("detectable"), delta_kind=kind, unit=unit)
+        holm = " (Holm)" if m.get("p_holm") is not None and not m.get("primary") else ""
+        lines.append(f"{mark}{name:<13}{fmt_value(m['baseline'], unit, kind, with_unit=False):>12}"
+                     f"{fmt_value(m['variant'], unit, kind, with_unit=False):>12}   "
+                     f"{fmt_delta(m['delta'], m.get('ci_low'), m.get('ci_high'), kind, unit):<26}"
+                     f"{detect:>11}  {m['verdict']}{holm}")
+    lines.append("* primary metric (95 %); secondaries are called only when their Holm-adjusted "
+                 "p < 0.05")
+    return lines
+
+
+def _curve_lines(curve: dict, result: dict) -> list[str]:
+    load = curve.get("load")
+    sweep = (result.get("change") or {}).get("sweep") or {}
+    axis = sweep.get("name") or curve.get("key") or "level"
+    lines = [f"-- curve of {curve.get('metric')} over {axis}"
+             + (f" at {_load_text(load)}" if load else "")]
+    against = curve.get("against_best") or {}
+    for p in curve.get("points", []):
+        marks = []
+        if p["arm"] == curve.get("best"):
+            marks.append("best")
+        if p["arm"] == curve.get("knee") or p["arm"] == curve.get("saturation"):
+            marks.append("knee" if "knee" in curve else "saturation")
+        if p["arm"] == curve.get("latency_knee"):
+            marks.append("latency knee")
+        if p.get("failed"):
+            marks.append("ERRORS")
+        vs = against.get(p["arm"]) or {}
+        vs_text = "" if vs.get("is_best") or not vs else \
+            f"  vs best {fmt_delta(vs.get('delta'), vs.get('ci_low'), vs.get('ci_high'))}"
+        lines.append(f"  {p['label']:<28} {fmt_value(p.get('mean')):>10} "
+                     f"{fmt_interval(_rel(p, 'ci_low'), _rel(p, 'ci_high'))}{vs_text}"
+                     f"{'  [' + ', '.join(marks) + ']' if marks else ''}")
+    lines.append(f"rule: {curve.get('rule')}")
+    lines.append(f"recommendation: {curve.get('recommendation')}")
+    return lines
+
+
+def _rel(point: dict, key: str):
+    """A point's interval bound relative to its mean (for the bracket notation)."""
+    if point.get(key) is None or not point.get("mean"):
+        return None
+    return point[key] / point["mean"] - 1
+
+
+def _warmup_lines(result: dict) -> list[str]:
+    out = []
+    for node, w in (result.get("warmup") or {}).items():
+        windows = w.get("windows") or []
+        if not windows:
+            continue
+        out.append(f"warm-up {node}: {'steady' if w.get('steady') else 'not steady'} after "
+                   f"{sum(x['seconds'] for x in windows):.0f} s ({len(windows)} windows, last "
+                   f"{windows[-1]['throughput']:,.0f} tx/s)")
+    return out
+
+
+def _load_text(load: dict) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in load.items())
+
+
 def comparison(a: dict, b: dict) -> str:
-    """Two results side by side (e.g. the same recipe on two machines or two commits)."""
-    lines = [f"A: {a['recipe']} {a['profile']} {a['provenance']['started']} "
-             f"{a['provenance']['host']}: {a['verdict']}",
-             f"B: {b['recipe']} {b['profile']} {b['provenance']['started']} "
-             f"{b['provenance']['host']}: {b['verdict']}",
-             f"{'metric':<14}{'A delta [95 % CI]':>34}{'B delta [95 % CI]':>34}  intervals"]
+    """Two results side by side (the same recipe on two machines or two commits)."""
+    a, b = results.upgrade(a), results.upgrade(b)
+    lines = []
+    if a["recipe"] != b["recipe"]:
+        lines.append(f"WARNING: different recipes ({a['recipe']} and {b['recipe']}): the numbers "
+                     f"are side by side, not comparable")
+    lines += [f"A: {a['recipe']} {a['profile']} {a['provenance']['started']} "
+              f"{a['provenance']['host']}: {a['verdict']}",
+              f"B: {b['recipe']} {b['profile']} {b['provenance']['started']} "
+              f"{b['provenance']['host']}: {b['verdict']}",
+              f"{'metric':<14}{'A delta [95 % CI]':>34}{'B delta [95 % CI]':>34}  intervals"]
+    ca, cb = results.comparisons(a), results.comparisons(b)
+    if not ca or not cb:
+        lines.append("(metric-by-metric comparison is for A/B results; see each summary)")
+        return "\n".join(lines)
     for name in ORDER:
-        ma, mb = a["metrics"].get(name), b["metrics"].get(name)
+        ma, mb = ca[0]["metrics"].get(name), cb[0]["metrics"].get(name)
         if not ma or not mb:
             continue
-        overlap = _overlap(ma, mb)
-        lines.append(f"{name:<14}{format_delta(ma):>34}{format_delta(mb):>34}  "
-                     f"{'overlap' if overlap else 'DISJOINT'}")
+        lines.append(f"{name:<14}{fmt_delta(ma['delta'], ma['ci_low'], ma['ci_high'], ma['delta_kind'], ma['unit']):>34}"
+                     f"{fmt_delta(mb['delta'], mb['ci_low'], mb['ci_high'], mb['delta_kind'], mb['unit']):>34}  "
+                     f"{'overlap' if _overlap(ma, mb) else 'DISJOINT'}")
     return "\n".join(lines)
 
 
 def _overlap(a: dict, b: dict) -> bool:
-    lo = lambda m: -math.inf if m["ci_low"] is None else m["ci_low"]  # noqa: E731
-    hi = lambda m: math.inf if m["ci_high"] is None else m["ci_high"]  # noqa: E731
+    inf = float("inf")
+    lo = lambda m: -inf if m["ci_low"] is None else m["ci_low"]  # noqa: E731
+    hi = lambda m: inf if m["ci_high"] is None else m["ci_high"]  # noqa: E731
     return lo(a) <= hi(b) and lo(b) <= hi(a)

@@ -1,21 +1,33 @@
-"""One stack: a private network, PostgreSQL, WildFly and the k6 load generator.
+"""One stack: a private network, PostgreSQL, the k6 load generator, and application-server nodes.
 
-The app server is pinned to one core, the database and load generator to the other (DESIGN.md):
-the change under test then meets a fixed, known amount of CPU. The database and the app server
-start in parallel (the data source connects lazily), so start-up costs the slower of the two.
+Roles are data. The database and the load generator are started with the stack; application
+servers are *nodes*, each a named container with its own CPU placement, quota, memory cap and
+JVM options, added by whoever needs them (an A/B run starts one node per arm, a load curve one
+node). The load generator addresses a node by its name on the private network.
+
+Placement (DESIGN.md): nodes on core 1 with half a core each (``NodeConfig.cpus``), the
+database and k6 on core 0. A warm WildFly on a whole core serves about as many transactions as
+PostgreSQL and k6 can drive from the other core, so without the quota the bottleneck would move
+between the cores from one second to the next. A node boots and warms with every CPU of the
+engine and no quota (``widen``), then measures under its own limits (``restore``); its JVM is
+told how many CPUs those limits give it (-XX:ActiveProcessorCount), so the JVM's and WildFly's
+own sizing (collector threads, io threads, task threads) follow the measurement limits, not the
+boot.
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Callable
+from urllib.parse import urlparse
 
 import docker
 from testcontainers.core.network import Network
 
-from . import cleanup, images
+from . import cgroups, cleanup, images, interference
 from .containers import LoadGenerator, PostgresNode, WildFlyNode
 from .management import ManagementClient
 
@@ -23,40 +35,70 @@ from .management import ManagementClient
 # published ports here are on 127.0.0.1.
 os.environ.setdefault("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
 
-DEFAULT_JVM_OPTIONS = "-Xms1g -Xmx1g -XX:+UseParallelGC"
+DEFAULT_JVM_OPTIONS = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:CICompilerCount=3"
+CPU_PERIOD_US = 10_000  # CFS period of quotas: 10 ms slices instead of Docker's 100 ms
+
+
+@dataclass(frozen=True)
+class NodeConfig:
+    """An application-server node: where it runs, what it may use, how its JVM starts."""
+
+    cpuset: str = "1"
+    cpus: float | None = 0.5
+    memory: str = "2g"
+    jvm_options: str = DEFAULT_JVM_OPTIONS
+    server_config: str = "standalone.xml"
+
+    def with_changes(self, **changes) -> "NodeConfig":
+        return replace(self, **changes)
+
+    @property
+    def active_processors(self) -> int:
+        """The CPUs the JVM would see under these limits: the quota rounded up, else the
+        cpuset's size (what HotSpot's container support computes)."""
+        size = len(interference.cpuset_cpus(self.cpuset))
+        return max(1, min(size, math.ceil(self.cpus))) if self.cpus else size
+
+    def jvm_command_line(self) -> str:
+        """The JVM options as started: the configured ones plus the processor count."""
+        if "ActiveProcessorCount" in self.jvm_options:
+            return self.jvm_options
+        return f"{self.jvm_options} -XX:ActiveProcessorCount={self.active_processors}"
 
 
 @dataclass(frozen=True)
 class StackConfig:
-    app_cpuset: str = "1"
     db_cpuset: str = "0"
     loadgen_cpuset: str = "0"
-    app_memory: str = "2g"
     db_memory: str = "2g"
-    app_cpus: float | None = None  # a CPU quota instead of / on top of the cpuset
-    jvm_options: str = DEFAULT_JVM_OPTIONS
-    server_config: str = "standalone.xml"
 
-    def with_changes(self, **changes) -> "StackConfig":
-        return replace(self, **changes)
+    @property
+    def shared_cpus(self) -> set[int]:
+        """The cores the database and the load generator use."""
+        return interference.cpuset_cpus(self.db_cpuset) | interference.cpuset_cpus(self.loadgen_cpuset)
 
 
 Progress = Callable[[str], None]
 
 
 class Stack:
-    def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print):
+    def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
+                 nodes: dict[str, "NodeConfig"] | None = None):
         self.config = config
         self.progress = progress
+        self.initial_nodes = dict(nodes or {})
         self.client = docker.from_env()
         self.scope: cleanup.RunScope | None = None
         self.network: Network | None = None
         self.db: PostgresNode | None = None
-        self.app: WildFlyNode | None = None
         self.loadgen: LoadGenerator | None = None
-        self.management: ManagementClient | None = None
+        self.nodes: dict[str, WildFlyNode] = {}
+        self.node_configs: dict[str, NodeConfig] = {}
+        self._management: dict[str, ManagementClient] = {}
+        self._meters: dict[str, cgroups.ContainerMeter] = {}
         self.image_ids: dict[str, str] = {}
         self.started_in_s: float | None = None
+        self.local_engine = _engine_is_local()
 
     # -- life cycle ---------------------------------------------------------------------------
     def __enter__(self) -> "Stack":
@@ -71,6 +113,8 @@ class Stack:
         self.close()
 
     def start(self) -> None:
+        """Network, database and load generator, and the nodes given to the constructor, in
+        parallel (the data source connects lazily, so a node need not wait for the database)."""
         began = time.monotonic()
         self.image_ids = images.require_images(self.client)
         swept = cleanup.sweep_dead_runs(self.client)
@@ -79,16 +123,15 @@ class Stack:
         self.scope = cleanup.RunScope(self.client).__enter__()
         self.network = Network(docker_network_kw={"labels": self.scope.labels("network")})
         self.network.create()
-        self.progress(f"stack: starting db (cpuset {self.config.db_cpuset}) and app server "
-                      f"(cpuset {self.config.app_cpuset}, {self.config.app_memory}, "
-                      f"{self.config.jvm_options}) on network {self.network.name[:8]}")
-        self.db = self._new_db()
-        self.app = self._new_app(self.config)
-        self._start_together(self.db, self.app)
-        self.loadgen = self._new_loadgen()
-        self.loadgen.start()
-        self.management = ManagementClient(self.app.management_url())
-        self.management.wait_running()
+        nodes = self.initial_nodes
+        self.progress(f"stack: starting db (cpuset {self.config.db_cpuset}), load generator and "
+                      f"{len(nodes)} app-server node(s) on network {self.network.name[:8]}")
+        self.db = (PostgresNode().on(self.network, "db").with_cpuset(self.config.db_cpuset)
+                   .with_memory(self.config.db_memory).with_labels(self.scope.labels("db")))
+        self.loadgen = (LoadGenerator().on(self.network, "loadgen")
+                        .with_cpuset(self.config.loadgen_cpuset)
+                        .with_labels(self.scope.labels("loadgen")))
+        self._start_together([self.db, self.loadgen], nodes)
         self.started_in_s = time.monotonic() - began
         self.progress(f"stack: ready in {self.started_in_s:.1f} s")
 
@@ -97,44 +140,93 @@ class Stack:
             self.scope.__exit__(None, None, None)
             self.scope = None
 
-    # -- reconfiguration ----------------------------------------------------------------------
-    def restart_app(self, config: StackConfig) -> float:
-        """Replace the app-server container (JVM options and container limits are fixed at
-        start). Returns the seconds it took until the server runs."""
+    # -- nodes ----------------------------------------------------------------------------------
+    def add_nodes(self, configs: dict[str, NodeConfig]) -> float:
+        """Start application-server nodes (in parallel); returns the seconds it took."""
         began = time.monotonic()
-        old = self.app
-        if old is not None:
-            old.get_wrapped_container().remove(force=True)
-        self.config = config
-        self.app = self._new_app(config)
-        self.app.start()
-        self.management = ManagementClient(self.app.management_url())
-        self.management.wait_running()
+        self._start_together([], configs)
         return time.monotonic() - began
 
+    def replace_node(self, name: str, config: NodeConfig) -> float:
+        """A fresh JVM for ``name`` (JVM options and limits are fixed at start)."""
+        began = time.monotonic()
+        old = self.nodes.pop(name, None)
+        if old is not None:
+            old.get_wrapped_container().remove(force=True)
+        self._start_together([], {name: config})
+        return time.monotonic() - began
+
+    @property
+    def app(self) -> WildFlyNode:
+        """The only node (for stacks that have exactly one)."""
+        if len(self.nodes) != 1:
+            raise RuntimeError(f"the stack has {len(self.nodes)} nodes; name one")
+        return next(iter(self.nodes.values()))
+
+    @property
+    def management(self) -> ManagementClient:
+        return self.management_of(next(iter(self.nodes)) if len(self.nodes) == 1 else "")
+
+    def management_of(self, name: str) -> ManagementClient:
+        if name not in self._management:
+            raise KeyError(f"no node {name!r}; nodes: {', '.join(self.nodes) or 'none'}")
+        return self._management[name]
+
+    def meter(self, role: str) -> cgroups.ContainerMeter:
+        """CPU and memory meter of a node (by name) or of "db" / "loadgen"."""
+        if role not in self._meters:
+            container = self._container(role).get_wrapped_container()
+            self._meters[role] = cgroups.meter_for(container, self.local_engine)
+        return self._meters[role]
+
+    def widen(self, name: str) -> None:
+        """Let a node use every CPU of the engine, without quota (boot and compile phase)."""
+        self.nodes[name].get_wrapped_container().update(
+            cpuset_cpus=self.engine_cpuset(), cpu_period=CPU_PERIOD_US, cpu_quota=-1)
+
+    def restore(self, name: str) -> None:
+        """Put a node back under its own limits."""
+        config = self.node_configs[name]
+        self.nodes[name].get_wrapped_container().update(
+            cpuset_cpus=config.cpuset, cpu_period=CPU_PERIOD_US,
+            cpu_quota=int(config.cpus * CPU_PERIOD_US) if config.cpus else -1)
+
+    def limits_of(self, name: str) -> dict:
+        """The node's limits as the engine reports them (for read-back)."""
+        container = self.nodes[name].get_wrapped_container()
+        container.reload()
+        host = container.attrs["HostConfig"]
+        quota, period = host.get("CpuQuota") or 0, host.get("CpuPeriod") or 0
+        cpus = host.get("NanoCpus") / 1e9 if host.get("NanoCpus") else (
+            quota / period if quota > 0 and period else None)
+        return {"cpuset": host.get("CpusetCpus", ""), "cpus": cpus, "memory": host.get("Memory")}
+
+    def engine_cpuset(self) -> str:
+        count = self.client.info().get("NCPU") or os.cpu_count() or 1
+        return f"0-{count - 1}" if count > 1 else "0"
+
     # -- construction -------------------------------------------------------------------------
-    def _new_db(self) -> PostgresNode:
-        return (PostgresNode().on(self.network, "db")
-                .with_cpuset(self.config.db_cpuset).with_memory(self.config.db_memory)
-                .with_labels(self.scope.labels("db")))
+    def _container(self, role: str):
+        if role == "db":
+            return self.db
+        if role == "loadgen":
+            return self.loadgen
+        return self.nodes[role]
 
-    def _new_app(self, config: StackConfig) -> WildFlyNode:
+    def _new_node(self, name: str, config: NodeConfig) -> WildFlyNode:
         node = WildFlyNode()
-        node.on(self.network, "app")
-        node.with_name(f"tl-{self.network.name[:8]}-app-{int(time.time() * 1000) % 100000}")
-        return (node.with_jvm_options(config.jvm_options)
+        node.on(self.network, name)
+        # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
+        # applied with restore() once it runs. Memory is capped from the start.
+        node.with_name(f"tl-{self.network.name[:8]}-{name}-{int(time.time() * 1000) % 100000}")
+        return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
-                .with_cpuset(config.app_cpuset).with_cpu_quota(config.app_cpus)
-                .with_memory(config.app_memory)
-                .with_labels(self.scope.labels("app")))
+                .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)
+                .with_memory(config.memory)
+                .with_labels(self.scope.labels(f"app:{name}")))
 
-    def _new_loadgen(self) -> LoadGenerator:
-        return (LoadGenerator().on(self.network, "loadgen")
-                .with_cpuset(self.config.loadgen_cpuset)
-                .with_labels(self.scope.labels("loadgen")))
-
-    @staticmethod
-    def _start_together(*containers) -> None:
+    def _start_together(self, others: list, nodes: dict[str, NodeConfig]) -> None:
+        new = {name: self._new_node(name, config) for name, config in nodes.items()}
         errors: list[BaseException] = []
 
         def start(container):
@@ -143,10 +235,27 @@ class Stack:
             except BaseException as exc:  # re-raised below in the caller's thread
                 errors.append(exc)
 
-        threads = [threading.Thread(target=start, args=(c,)) for c in containers]
+        threads = [threading.Thread(target=start, args=(c,)) for c in [*others, *new.values()]]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+        for name, container in new.items():  # registered even if a sibling failed: clean-up
+            self.nodes[name] = container
+            self.node_configs[name] = nodes[name]
+            self._meters.pop(name, None)
         if errors:
             raise errors[0]
+        for name, container in new.items():
+            client = ManagementClient(container.management_url())
+            client.wait_running()
+            self._management[name] = client
+            self.restore(name)
+
+
+def _engine_is_local() -> bool:
+    """The engine runs on this machine (its cgroups and /proc/stat are ours to read)."""
+    host = os.environ.get("DOCKER_HOST", "")
+    if not host or host.startswith("unix://"):
+        return True
+    return urlparse(host).hostname in ("localhost", "127.0.0.1", "::1")

@@ -22,16 +22,23 @@ from pathlib import Path
 
 __all__ = [
     "REQUIRED_KEYS",
+    "REQUIRED_KEYS_BY_FORMAT",
     "ResultError",
     "ResultExistsError",
     "result_path",
     "write_result",
+    "sweep_stale_temp_files",
     "load_result",
     "list_results",
     "latest_result",
 ]
 
-REQUIRED_KEYS = ("recipe", "profile", "verdict", "metrics", "trials", "provenance")
+# Keys every stored result has, by format (format 1: two arms, before 2026-11-24).
+REQUIRED_KEYS_BY_FORMAT = {
+    1: ("recipe", "profile", "verdict", "metrics", "trials", "provenance"),
+    2: ("recipe", "profile", "verdict", "kind", "plan", "analysis", "trials", "provenance"),
+}
+REQUIRED_KEYS = REQUIRED_KEYS_BY_FORMAT[2]
 REQUIRED_PROVENANCE_KEYS = ("started", "host")
 
 _STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
@@ -68,11 +75,14 @@ def result_path(results_dir: Path, recipe_id: str, started: datetime, host: str)
     return Path(results_dir) / recipe_id / f"{stamp}-{_host_label(host)}.json"
 
 
-def write_result(result: dict, results_dir: Path) -> Path:
+def write_result(result: dict, results_dir: Path, *, attempts: int = 20) -> Path:
     """Validate ``result`` and write it under its own name; return the path.
 
-    Raises ResultError for a malformed result (before touching the disk) and
-    ResultExistsError if the name is taken; in every failure no file is left behind.
+    A name already taken (two runs started in the same second) gets a suffix (-2, -3, ...; at
+    most ``attempts`` names in all): a finished measurement is never lost and never overwrites
+    another. Stale temporary files of
+    writes that were killed are removed first. Raises ResultError for a malformed result
+    (before touching the disk); in every failure no file is left behind.
     """
     _raise_if_any("result", _result_problems(result))
     provenance = result["provenance"]
@@ -80,8 +90,30 @@ def write_result(result: dict, results_dir: Path) -> Path:
                         provenance["host"])
     text = _serialise(result)
     final.parent.mkdir(parents=True, exist_ok=True)
-    _write_new_file(final, text)
-    return final
+    sweep_stale_temp_files(final.parent)
+    candidate = final
+    for n in range(2, attempts + 2):
+        try:
+            _write_new_file(candidate, text)
+            return candidate
+        except ResultExistsError:
+            candidate = final.with_name(f"{final.stem}-{n}{final.suffix}")
+    raise ResultExistsError(final)
+
+
+def sweep_stale_temp_files(folder: Path, older_than_s: float = 3600.0) -> list[Path]:
+    """Remove temporary files of writes that never finished (a killed process leaves them);
+    a younger one may belong to a write still under way, so it stays."""
+    import time
+    removed = []
+    for path in Path(folder).glob(f".*{_TEMP_SUFFIX}"):
+        try:
+            if time.time() - path.stat().st_mtime > older_than_s:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            pass
+    return removed
 
 
 def load_result(path: Path) -> dict:
@@ -128,9 +160,12 @@ def latest_result(results_dir: Path, recipe_id: str, profile: str = "full") -> d
 def _result_problems(result) -> list[str]:
     if not isinstance(result, dict):
         return [f"a JSON object; got {type(result).__name__}"]
-    missing = [key for key in REQUIRED_KEYS if key not in result]
+    required = REQUIRED_KEYS_BY_FORMAT.get(result.get("format", 1))
+    if required is None:
+        return [f"format: {result.get('format')!r}; allowed: {', '.join(map(str, REQUIRED_KEYS_BY_FORMAT))}"]
+    missing = [key for key in required if key not in result]
     if missing:
-        return [f"missing keys: {', '.join(missing)}; required: {', '.join(REQUIRED_KEYS)}"]
+        return [f"missing keys: {', '.join(missing)}; required: {', '.join(required)}"]
     problems = []
     if not isinstance(result["recipe"], str) or not _RECIPE_ID.match(result["recipe"]):
         problems.append(f"recipe: {result['recipe']!r}; allowed: the recipe id")

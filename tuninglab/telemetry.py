@@ -1,17 +1,19 @@
-"""What the stack did during a measured window: container CPU and memory, JVM GC and heap,
-and the WildFly runtime statistics a recipe names.
+"""What the stack did during a measured window: CPU of every container, the host's counters
+(for the interference rules), the measured node's GC and the WildFly runtime statistics a
+recipe names.
 
 Counters are cumulative, so a window is two snapshots and a difference: sampling costs a few
-management calls at the edges of the window, not a probe running beside the load.
+file reads and management calls at the edges of the window, not a probe running beside the
+load.
 """
 from __future__ import annotations
 
 import time
 
+from . import interference
 from .management import ManagementError
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
-from .stack import Stack
 
 POOL = [("subsystem", "datasources"), ("data-source", "OrderDS"), ("statistics", "pool")]
 IO_WORKER = [("subsystem", "io"), ("worker", "default")]
@@ -23,19 +25,62 @@ RUNTIME_SOURCES = {
 }
 
 
-def snapshot(stack: Stack, runtime: tuple[str, ...]) -> dict:
-    snap = {"t": time.monotonic(), "containers": {}}
-    for role in ("app", "db", "loadgen"):
-        snap["containers"][role] = getattr(stack, role).cpu_and_memory()
-    snap["gc"] = _gc_totals(stack)
+def snapshot(stack, node: str, runtime: tuple[str, ...]) -> dict:
+    """Every counter the window needs, read as close together as possible (CPU first)."""
+    roles = ["db", "loadgen", *stack.nodes]
+    snap = {"t": time.monotonic(),
+            "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
+            "host": interference.host_snapshot(stack.local_engine)}
+    management = stack.management_of(node)
+    snap["gc"] = _gc_totals(management)
     for name in runtime:
         if name in RUNTIME_SOURCES:
-            snap[name] = _runtime(stack, RUNTIME_SOURCES[name])
+            snap[name] = _runtime(management, RUNTIME_SOURCES[name])
     return snap
 
 
-def _gc_totals(stack: Stack) -> dict:
-    collectors = stack.management.read_resource(GC, runtime=True, recursive=True)
+def window(stack, node: str, before: dict, after: dict, transactions: int, load_s: float) -> dict:
+    """Derived telemetry of one window; CPU per transaction in milliseconds.
+
+    The snapshots bracket the whole k6 run, which includes about 0.1 s of k6 start-up without
+    load; utilisation and GC share are taken over ``load_s``, the seconds the load ran.
+    """
+    cpu = {role: after["cpu_s"][role] - before["cpu_s"][role] for role in after["cpu_s"]}
+    node_config = stack.node_configs[node]
+    allowed = {"db": len(interference.cpuset_cpus(stack.config.db_cpuset)),
+               "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset)),
+               node: node_config.cpus or len(interference.cpuset_cpus(node_config.cpuset))}
+    containers = {}
+    for role in ("db", "loadgen", node):
+        containers["app" if role == node else role] = {
+            "cpu_s": cpu[role], "allowed_cpus": allowed[role],
+            "cpu_utilisation": cpu[role] / load_s / allowed[role] if load_s > 0 else None,
+            **stack.meter(role).memory()}
+    idle_nodes_cpu_s = sum(cpu[n] for n in stack.nodes if n != node)
+    host = interference.host_window(before["host"], after["host"], stack_cpu_s=sum(cpu.values()),
+                                    shared_cpus=stack.config.shared_cpus)
+    gc_ms = after["gc"]["time_ms"] - before["gc"]["time_ms"]
+    out = {
+        "window_s": after["t"] - before["t"], "load_s": load_s, "node": node,
+        "containers": containers, "other_nodes_cpu_s": idle_nodes_cpu_s,
+        "interference": host,
+        "gc": {"count": after["gc"]["count"] - before["gc"]["count"], "time_ms": gc_ms,
+               "collectors": after["gc"]["collectors"]},
+        "cpu_per_tx_ms": cpu[node] * 1000 / transactions if transactions else None,
+        "db_cpu_per_tx_ms": cpu["db"] * 1000 / transactions if transactions else None,
+        "gc_time_share": gc_ms / (load_s * 1000) if load_s > 0 else None,
+    }
+    if "datasource-pool" in after:
+        out["datasource_pool"] = _pool_window(before.get("datasource-pool", {}),
+                                              after["datasource-pool"], transactions)
+    for name in ("io-worker", "jvm-memory"):
+        if name in after:
+            out[name.replace("-", "_")] = after[name]
+    return out
+
+
+def _gc_totals(management) -> dict:
+    collectors = management.read_resource(GC, runtime=True, recursive=True)
     per = collectors.get("name", {}) if collectors else {}
     return {
         "count": sum((c or {}).get("collection-count") or 0 for c in per.values()),
@@ -44,45 +89,11 @@ def _gc_totals(stack: Stack) -> dict:
     }
 
 
-def _runtime(stack: Stack, address) -> dict:
+def _runtime(management, address) -> dict:
     try:
-        return stack.management.read_resource(address, runtime=True) or {}
+        return management.read_resource(address, runtime=True) or {}
     except ManagementError as exc:
         return {"error": str(exc)}
-
-
-def window(stack: Stack, before: dict, after: dict, transactions: int, load_s: float) -> dict:
-    """Derived telemetry of one window; CPU per transaction in milliseconds.
-
-    The snapshots bracket the whole k6 run, which includes a second or two of k6 start-up
-    without load; utilisation and GC share are therefore taken over `load_s`, the seconds the
-    load actually ran (k6's own start-up CPU stays in, so the load generator is, if anything,
-    reported busier than it was)."""
-    seconds = load_s
-    out = {"window_s": after["t"] - before["t"], "load_s": load_s, "containers": {}}
-    for role in before["containers"]:
-        cpu_s = after["containers"][role]["cpu_s"] - before["containers"][role]["cpu_s"]
-        allowed = getattr(stack, role).allowed_cpus()
-        out["containers"][role] = {
-            "cpu_s": cpu_s,
-            "cpu_utilisation": cpu_s / seconds / allowed if seconds > 0 else None,
-            "allowed_cpus": allowed,
-            "memory_bytes": after["containers"][role]["memory_bytes"],
-            "memory_peak_bytes": after["containers"][role]["memory_peak_bytes"],
-        }
-    gc_ms = after["gc"]["time_ms"] - before["gc"]["time_ms"]
-    out["gc"] = {"count": after["gc"]["count"] - before["gc"]["count"], "time_ms": gc_ms,
-                 "collectors": after["gc"]["collectors"]}
-    out["cpu_per_tx_ms"] = (out["containers"]["app"]["cpu_s"] * 1000 / transactions
-                            if transactions else None)
-    out["gc_time_share"] = gc_ms / (seconds * 1000) if seconds > 0 else None
-    if "datasource-pool" in after:
-        out["datasource_pool"] = _pool_window(before.get("datasource-pool", {}),
-                                              after["datasource-pool"], transactions)
-    for name in ("io-worker", "jvm-memory"):
-        if name in after:
-            out[name.replace("-", "_")] = after[name]
-    return out
 
 
 def _pool_window(before: dict, after: dict, transactions: int) -> dict:

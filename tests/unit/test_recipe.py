@@ -17,6 +17,7 @@ from tuninglab.recipe import (
     discover_recipes,
     find_recipe,
     load_recipe,
+    profile_defaults,
     recipe_hash,
     recipe_schema,
 )
@@ -50,7 +51,10 @@ def test_sample_recipe_parses_into_dataclasses(tree):
     assert recipe.workload.rate is None and recipe.workload.max_users is None
     assert recipe.metrics.runtime == ("datasource-pool",)
     assert recipe.tolerance.error_rate == 0.01 and recipe.tolerance.loadgen_cpu == 0.9
-    assert recipe.profile("full") == Profile(name="full", warmup_s=15, trial_s=30, pairs=5, stack_warmup_s=30)
+    assert recipe.profile("full") == Profile(name="full", blocks=6, window_s=30, settle_s=3,
+                                             compile_max_s=40, plateau_max_s=60, max_retries=4)
+    assert recipe.profile("quick").window_s == 2 and recipe.profile("quick").blocks == 1
+    assert recipe.sweep is None and recipe.load_levels is None
 
 
 def test_stack_defaults_come_from_the_schema(tree):
@@ -59,7 +63,8 @@ def test_stack_defaults_come_from_the_schema(tree):
 
     assert stack.app_memory == "768m"  # set in the sample
     assert stack.db_memory == defaults["db_memory"]["default"] == "2g"
-    assert stack.jvm_options == "-Xms1g -Xmx1g -XX:+UseParallelGC"
+    assert stack.jvm_options == "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:CICompilerCount=3"
+    assert stack.app_cpus == 0.5
     assert stack.server_config == "standalone.xml"
 
 
@@ -105,15 +110,16 @@ def test_container_limits_change(tree):
 def test_the_repository_aa_noise_recipe():
     recipe = load_recipe(REPO / "recipes" / "method" / "aa-noise")
 
-    assert recipe.change.kind == "none" and recipe.change.is_calibration
+    assert recipe.change.kind == "none" and recipe.change.is_none
     assert (recipe.source.document, recipe.source.section) == ("guide", "1 and 11.2")
     assert recipe.source.expected == "no-change"
     assert (recipe.workload.mix, recipe.workload.model) == ("default", "closed")
-    assert (recipe.workload.users, recipe.workload.think_time_ms) == (24, 0)
+    assert (recipe.workload.users, recipe.workload.think_time_ms) == (8, 0)
     assert recipe.metrics.primary == "throughput"
-    assert recipe.metrics.runtime == ("datasource-pool", "jvm-gc")
-    assert recipe.profile("quick") == Profile("quick", warmup_s=5, trial_s=8, pairs=3, stack_warmup_s=30)
-    assert recipe.profile("full") == Profile("full", warmup_s=10, trial_s=20, pairs=5, stack_warmup_s=300)
+    assert recipe.metrics.runtime == ("datasource-pool",)
+    defaults = profile_defaults()
+    assert recipe.profile("quick") == Profile("quick", **defaults["quick"])  # states no profile
+    assert recipe.profile("full") == Profile("full", **defaults["full"])
 
 
 def test_every_recipe_in_the_repository_is_valid():
@@ -143,10 +149,10 @@ def test_every_recipe_in_the_repository_is_valid():
          "baseline.cli: 'base.cli' not found in recipes/guide/pool-size/"),
         ('title = "A', 'titel = "A',
          "titel: unknown key; allowed keys: id, title, summary, source, stack, baseline, "
-         "change, workload, metrics, tolerance, profiles"),
+         "change, sweep, workload, load_levels, metrics, tolerance, profiles"),
         ('title = "A data-source pool far below the concurrency"\n', "",
          "title: missing; required keys at the top level: id, title, summary, source, "
-         "change, workload, metrics, profiles"),
+         "change, workload"),
         ("users = 32", "users = 5000",
          "workload.users: 5000; allowed: an integer >= 1 and <= 2000"),
         ("users = 32", 'users = "32"',
@@ -164,7 +170,7 @@ def test_every_recipe_in_the_repository_is_valid():
         ('kind = "jboss-cli"\nfile = "change.cli"', 'kind = "jvm-options"',
          "change.jvm_options: missing; required for kind 'jvm-options'"),
         ('kind = "jboss-cli"\nfile = "change.cli"',
-         'kind = "jvm-options"\njvm_options = "-Xms1g  -Xmx1g -XX:+UseParallelGC"',
+         'kind = "jvm-options"\njvm_options = "-Xms1g  -Xmx1g -XX:+UseParallelGC -XX:CICompilerCount=3"',
          "change.jvm_options: equals stack.jvm_options, so the variant is the baseline"),
         ('kind = "jboss-cli"\nfile = "change.cli"',
          'kind = "app-properties"\nproperties = { "tl.hibernate.jdbc.batch_size" = "0" }',
@@ -180,9 +186,11 @@ def test_every_recipe_in_the_repository_is_valid():
         ('mix = "default"', 'mix = "defualt"',
          "workload.mix: 'defualt'; allowed: default, bulk (the keys of workloads/mixes.json)"),
         ('runtime = ["datasource-pool"]', 'runtime = ["datasource-pool", "threads"]',
-         "metrics.runtime[1]: 'threads'; allowed: datasource-pool, io-worker, jvm-memory, jvm-gc"),
-        ('runtime = ["datasource-pool"]', 'runtime = ["jvm-gc", "jvm-gc"]',
-         "metrics.runtime: ['jvm-gc', 'jvm-gc'] repeats an item"),
+         "metrics.runtime[1]: 'threads'; allowed: datasource-pool, io-worker, jvm-memory"),
+        ('runtime = ["datasource-pool"]', 'runtime = ["jvm-memory", "jvm-memory"]',
+         "metrics.runtime: ['jvm-memory', 'jvm-memory'] repeats an item"),
+        ('primary = "throughput"', 'primary = "latency_p99"',
+         "metrics.primary: 'latency_p99'; allowed: throughput, cpu_per_tx"),
         ('"tl.hibernate.jdbc.batch_size" = "0"', '"hibernate.jdbc.batch_size" = "0"',
          'baseline.properties."hibernate.jdbc.batch_size": not a system property name; '
          "allowed: names matching ^tl\\.[A-Za-z0-9_.-]+$"),
@@ -192,13 +200,23 @@ def test_every_recipe_in_the_repository_is_valid():
          "stack.app_memory: '768'; allowed: a string matching ^[1-9][0-9]*[kmg]$"),
         ("error_rate = 0.01", "error_rate = 1.5",
          "tolerance.error_rate: 1.5; allowed: a number >= 0 and <= 1"),
-        ("pairs = 5", "pairs = 1", "profiles.full.pairs: 1; allowed: an integer >= 2 and <= 100"),
-        ("[profiles.full]\nwarmup_s = 15\ntrial_s = 30\npairs = 5\n", "",
-         "profiles.full: missing; required keys of profiles: quick, full"),
+        ("blocks = 6", "blocks = 0", "profiles.full.blocks: 0; allowed: an integer >= 1 and <= 200"),
+        ("blocks = 6", "pairs = 5",
+         "profiles.full.pairs: unknown key; allowed keys: blocks, window_s, settle_s, "
+         "compile_max_s, plateau_max_s, max_retries"),
         ("[profiles.full]", "[profiles.slow]",
          "profiles.slow: unknown key; allowed keys: quick, full"),
         ('expected = "better"', 'expected = "faster"',
-         "source.expected: 'faster'; allowed: better, worse, no-change"),
+         "source.expected: 'faster'; allowed: better, worse, no-change, none"),
+        ("users = 32", "users = 32\n\n[load_levels]\nrate = [10, 20]",
+         "load_levels.rate: levels of rate need workload.model 'open', the workload is 'closed'"),
+        ("users = 32", "users = 32\n\n[load_levels]\nusers = [4]",
+         "load_levels.users: [4]; allowed: a list of at least 2 items"),
+        ('file = "change.cli"', 'file = "change.cli"\n\n[sweep]\nname = "pool"\nvalues = [4, 8]',
+         "change: no {value} anywhere in the change (its keys or its file); allowed: {value} "
+         "where each arm's value goes"),
+        ('kind = "jboss-cli"\nfile = "change.cli"', 'kind = "jvm-options"\njvm_options = "-Xmx{value}m"',
+         "change: contains {value} but the recipe has no [sweep]"),
     ],
 )
 def test_error_names_file_key_and_what_is_allowed(tree, old, new, expected):
@@ -236,7 +254,7 @@ def test_kind_none_is_allowed_with_expected_no_change(tree):
     tree.edit('kind = "jboss-cli"\nfile = "change.cli"', 'kind = "none"')
     recipe = load_recipe(tree.edit('expected = "better"', 'expected = "no-change"'))
 
-    assert recipe.change.is_calibration and recipe.change.file is None
+    assert recipe.change.is_none and recipe.change.file is None
 
 
 def test_missing_mixes_file_is_reported_on_the_mix_key(tree):
@@ -373,7 +391,8 @@ def test_every_schema_property_has_a_description_and_objects_are_closed():
 def test_schema_enums_match_the_library():
     properties = recipe_schema()["properties"]
 
-    assert set(properties["metrics"]["properties"]["primary"]["enum"]) == set(stats.METRIC_RULES)
+    assert properties["metrics"]["properties"]["primary"]["enum"] == ["throughput", "cpu_per_tx"]
+    assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
                      "container-limits", "none"]

@@ -74,17 +74,36 @@ def test_write_then_load_round_trips_with_sorted_keys(tmp_path):
     assert oct(path.stat().st_mode & 0o777) == oct(0o644)
 
 
-def test_second_write_with_the_same_name_raises_and_keeps_the_first(tmp_path):
+def test_a_taken_name_gets_a_suffix_and_the_first_result_is_kept(tmp_path):
     first = write_result(make_result(), tmp_path)
     original = first.read_bytes()
 
-    with pytest.raises(ResultExistsError) as caught:
-        write_result(make_result(verdict="better"), tmp_path)
+    second = write_result(make_result(verdict="better"), tmp_path)
 
-    assert caught.value.path == first and str(first) in str(caught.value)
-    assert isinstance(caught.value, FileExistsError)
-    assert first.read_bytes() == original
-    assert files_in(tmp_path) == [first.name]
+    assert second.name == first.name.replace(".json", "-2.json")
+    assert first.read_bytes() == original  # never overwritten
+    assert load_result(second)["verdict"] == "better"  # never lost
+    assert files_in(tmp_path) == sorted([first.name, second.name])
+
+
+def test_every_suffix_taken_raises_and_loses_nothing(tmp_path):
+    first = write_result(make_result(), tmp_path)
+    write_result(make_result(), tmp_path, attempts=2)  # the name, then -2
+    with pytest.raises(ResultExistsError) as caught:
+        write_result(make_result(), tmp_path, attempts=2)
+    assert caught.value.path == first and isinstance(caught.value, FileExistsError)
+
+
+def test_stale_temp_files_of_killed_writes_are_swept_young_ones_kept(tmp_path):
+    import os
+    import time
+    folder = tmp_path / "x"
+    folder.mkdir()
+    old, young = folder / ".a.json.123.tmp", folder / ".b.json.456.tmp"
+    old.write_text("{"), young.write_text("{")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    assert store.sweep_stale_temp_files(folder) == [old]
+    assert not old.exists() and young.exists()
 
 
 @pytest.mark.parametrize("crash_point", ["fsync", "link"])

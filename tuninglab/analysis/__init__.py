@@ -1,0 +1,85 @@
+"""From trials to findings: what a plan compares decides how it is analysed.
+
+- ``ab``: the variant against the baseline (comparisons.py);
+- ``ab-by-load``: the same at each load level, the levels' primary p-values adjusted together
+  (Holm);
+- ``sweep`` (and ``sweep-by-load``, one curve per load level): the curve, its best value, its
+  knee and a recommendation (curves.py);
+- ``load``: throughput and latency over load levels, saturation and latency knee.
+
+Validity comes first: trials with errors of the system under test make an A/B run invalid
+(no delta is reported), and mark a point of a curve.
+"""
+from __future__ import annotations
+
+from .. import stats
+from ..plan import AB, AB_BY_LOAD, LOAD, SWEEP, SWEEP_BY_LOAD, Plan
+from ..recipe import Recipe
+from .comparisons import compare_arms
+from .curves import load_curve, sweep_curve
+from .trials import UNITS, trial_disturbances, trial_errors, trial_metrics
+
+__all__ = ["INVALID", "MIXED", "UNITS", "analyse", "agrees", "trial_disturbances",
+           "trial_errors", "trial_metrics"]
+
+INVALID = "invalid"
+MIXED = "mixed"  # an A/B run whose load levels disagree
+
+
+def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 0.95) -> dict:
+    """The findings of a valid run; ``trials`` carry ``used`` (counted) and ``status``."""
+    failed = {t["arm"] for t in trials if t["status"] == "failed"}
+    primary = recipe.metrics.primary
+    if plan.kind in (AB, AB_BY_LOAD):
+        return _ab(plan, trials, primary, confidence)
+    if plan.kind in (SWEEP, SWEEP_BY_LOAD):
+        curves = []
+        for load in plan.load_values or (None,):
+            arms = plan.arms_at_load(load)
+            reference = next(a.id for a in arms if a.value == recipe.sweep.reference)
+            curve = sweep_curve(trials, arms, primary=primary, cheaper=recipe.sweep.cheaper,
+                                reference_arm=reference, name=recipe.sweep.name,
+                                unit=recipe.sweep.unit, confidence=confidence, failed=failed)
+            curve["load"] = None if load is None else {plan.load_key: load}
+            curves.append(curve)
+        headline = curves[0].get("headline")
+        return {"kind": plan.kind, "curves": curves,
+                "verdict": headline["verdict"] if headline else None}
+    if plan.kind == LOAD:
+        curve = load_curve(trials, list(plan.arms), key=plan.load_key, confidence=confidence,
+                           failed=failed)
+        return {"kind": LOAD, "curves": [curve], "verdict": None}
+    raise ValueError(f"unknown plan kind {plan.kind!r}")
+
+
+def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict:
+    comparisons = []
+    for load in plan.load_values or (None,):
+        baseline, variant = plan.arms_at_load(load)
+        c = compare_arms(trials, baseline.id, variant.id, primary, confidence)
+        c["load"] = None if load is None else {plan.load_key: load}
+        comparisons.append(c)
+    if len(comparisons) > 1:
+        adjusted = stats.holm({str(i): c["metrics"][primary]["p_value"]
+                               for i, c in enumerate(comparisons) if primary in c["metrics"]})
+        for i, c in enumerate(comparisons):
+            m = c["metrics"].get(primary)
+            if m is not None:
+                m["p_holm"] = adjusted[str(i)]
+                c["verdict"] = m["verdict"] if adjusted[str(i)] < 0.05 else stats.NO_CHANGE
+        verdicts = {c["verdict"] for c in comparisons}
+        verdict = verdicts.pop() if len(verdicts) == 1 else MIXED
+    else:
+        verdict = comparisons[0]["verdict"]
+    return {"kind": plan.kind, "comparisons": comparisons, "verdict": verdict,
+            "level_correction": "Holm over the load levels' primary metric" if len(comparisons) > 1 else None}
+
+
+def agrees(expected: str, verdict: str | None) -> bool | None:
+    """Whether our verdict matches the direction the source leads us to expect (None: not
+    comparable, because the run is invalid, mixed, a curve, or the source claims no direction)."""
+    if verdict in (None, INVALID, MIXED, stats.NOT_ASSESSED) or expected in (None, "none"):
+        return None
+    if expected == "no-change":
+        return verdict == stats.NO_CHANGE
+    return verdict == expected

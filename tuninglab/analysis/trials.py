@@ -1,0 +1,55 @@
+"""One trial: its metrics, and whether it may be used.
+
+Two kinds of trouble, kept apart because they mean different things:
+
+- **errors** of the system under test (failed requests above the recipe's tolerance, dropped
+  iterations, no request at all): a result in itself. An A/B run with errors reports them and
+  no delta; a curve marks the point and leaves it out of the knee;
+- **disturbances** of the machine (interference.py): the trial says nothing about the change,
+  so it is left out and its block runs again.
+"""
+from __future__ import annotations
+
+from .. import interference
+from ..recipe import Recipe
+
+__all__ = ["UNITS", "trial_metrics", "trial_errors", "trial_disturbances"]
+
+UNITS = {
+    "throughput": "tx/s", "latency_p50": "ms", "latency_p90": "ms", "latency_p99": "ms",
+    "error_rate": "fraction of requests", "cpu_per_tx": "app-server CPU ms per tx",
+    "db_cpu_per_tx": "database CPU ms per tx",
+    "gc_time": "share of wall time in GC", "pool_wait_ms": "ms waiting for a connection per tx",
+}
+
+
+def trial_metrics(load: dict, telemetry: dict) -> dict:
+    metrics = {k: load[k] for k in ("throughput", "latency_p50", "latency_p90", "latency_p99",
+                                    "error_rate")}
+    metrics["cpu_per_tx"] = telemetry.get("cpu_per_tx_ms")
+    metrics["db_cpu_per_tx"] = telemetry.get("db_cpu_per_tx_ms")
+    metrics["gc_time"] = telemetry.get("gc_time_share")
+    pool = telemetry.get("datasource_pool")
+    if pool:
+        metrics["pool_wait_ms"] = pool.get("blocking_ms_per_tx")
+    return metrics
+
+
+def trial_errors(recipe: Recipe, load: dict) -> list[str]:
+    errors = []
+    if load["requests"] == 0:
+        errors.append("no request completed in the measured window")
+    elif load["error_rate"] > recipe.tolerance.error_rate:
+        errors.append(
+            f"{load['failed']:,} failed requests of {load['requests']:,} "
+            f"({load['error_rate']:.2%}) > tolerance {recipe.tolerance.error_rate:.2%} "
+            f"(reasons: {load['fail_reasons']})")
+    if load["dropped_iterations"]:
+        errors.append(f"{load['dropped_iterations']:,} dropped iterations: the arrivals could not "
+                      f"be served at the offered rate")
+    return errors
+
+
+def trial_disturbances(recipe: Recipe, telemetry: dict) -> list[str]:
+    loadgen = telemetry["containers"]["loadgen"]["cpu_utilisation"]
+    return interference.problems(telemetry["interference"], loadgen, recipe.tolerance)

@@ -1,0 +1,27 @@
+"""Change kinds: how each kind of change is applied to an arm and read back.
+
+A new kind is a small class in this package (see base.py) and a line in ``KINDS``; the engine
+does not branch on kinds.
+"""
+from __future__ import annotations
+
+from ..recipe import Recipe
+from .app_properties import AppPropertiesChange
+from .base import ChangeKind
+from .checks import ChangeNotEffective, Check, require, same
+from .container_limits import ContainerLimitsChange
+from .jboss_cli import JbossCliChange
+from .jvm_options import JvmOptionsChange
+from .none import NoChange
+from .postgresql_conf import PostgresConfChange, parse_pg_fragment
+
+__all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "parse_pg_fragment",
+           "require", "same"]
+
+KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
+    NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
+    PostgresConfChange)}
+
+
+def kind_for(recipe: Recipe) -> ChangeKind:
+    return KINDS[recipe.change.kind](recipe)

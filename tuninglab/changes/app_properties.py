@@ -1,0 +1,27 @@
+"""tl.* system properties that the benchmark app reads at deployment (apps/orderentry/API.md)."""
+from __future__ import annotations
+
+import json
+
+from ..jboss_cli import Operation
+from ..plan import Arm
+from .base import ChangeKind
+
+
+class AppPropertiesChange(ChangeKind):
+    name = "app-properties"
+
+    def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
+        ops = [Operation((("system-property", name),), "add",
+                         {"value": self.substitute(value, arm)}, f"change.properties.{name}")
+               for name, value in self.change.properties.items()]
+        return ops, self.applies(arm)
+
+    def describe(self, arm: Arm | None = None) -> str:
+        if arm is not None and not self.applies(arm):
+            return "the baseline"
+        props = {k: (self.substitute(v, arm) if arm else v) for k, v in self.change.properties.items()}
+        return "app-properties: " + ", ".join(f"{k}={v}" for k, v in props.items())
+
+    def files(self) -> dict[str, str]:
+        return {"properties": json.dumps(self.change.properties, indent=2)}

@@ -1,0 +1,62 @@
+"""Other CPU or memory limits for the application server's container.
+
+The limits are read back for every node before every trial by the engine itself (a node warms
+without them and must be put back), see ``limits_checks``."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..plan import Arm
+from .base import ChangeKind, value_text
+from .checks import Check
+
+if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
+    from ..stack import NodeConfig
+
+
+class ContainerLimitsChange(ChangeKind):
+    name = "container-limits"
+
+    def limits(self, arm: Arm) -> dict:
+        """The arm's limits: the change's (with its sweep value) or the stack's."""
+        stack = self.recipe.stack
+        own = {"cpuset": stack.app_cpuset, "cpus": stack.app_cpus, "memory": stack.app_memory}
+        if not self.applies(arm):
+            return own
+        limits = self.change.limits
+        if limits.app_cpus is not None:
+            own["cpus"] = float(self.substitute(value_text(limits.app_cpus), arm))
+        if limits.app_memory is not None:
+            own["memory"] = self.substitute(limits.app_memory, arm)
+        if limits.app_cpuset is not None:
+            own["cpuset"] = limits.app_cpuset
+        return own
+
+    def node_config(self, base: NodeConfig, arm: Arm) -> NodeConfig:
+        return base.with_changes(**self.limits(arm))
+
+    def describe(self, arm: Arm | None = None) -> str:
+        if arm is None:
+            return "container-limits: " + ", ".join(
+                f"{k}={v}" for k, v in vars(self.change.limits).items() if v is not None)
+        limits = self.limits(arm)
+        return f"container-limits: {limits['cpus']} CPUs on {limits['cpuset']}, {limits['memory']}"
+
+
+def limits_checks(stack, node: str) -> list[Check]:
+    """The node's container limits as the engine reports them, against its configuration."""
+    wanted, actual = stack.node_configs[node], stack.limits_of(node)
+    return [
+        Check(f"{node}: container CPU quota (CPUs)", str(wanted.cpus), str(actual["cpus"]),
+              abs((wanted.cpus or 0) - (actual["cpus"] or 0)) < 1e-6),
+        Check(f"{node}: container cpuset", wanted.cpuset, actual["cpuset"],
+              wanted.cpuset == actual["cpuset"]),
+        Check(f"{node}: container memory limit (bytes)", str(to_bytes(wanted.memory)),
+              str(actual["memory"]), to_bytes(wanted.memory) == actual["memory"]),
+    ]
+
+
+def to_bytes(size: str) -> int:
+    number, unit = re.fullmatch(r"(\d+)([kmg]?)b?", size.lower()).groups()
+    return int(number) * {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}[unit]

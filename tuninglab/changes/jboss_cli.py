@@ -1,0 +1,26 @@
+"""A jboss-cli script applied to the application server's configuration."""
+from __future__ import annotations
+
+from ..jboss_cli import Operation, parse_text
+from ..plan import Arm
+from .base import ChangeKind
+
+
+class JbossCliChange(ChangeKind):
+    name = "jboss-cli"
+
+    def __init__(self, recipe):
+        super().__init__(recipe)
+        self.template = self.change.file.read_text(encoding="utf-8")
+
+    def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
+        """Every arm reads back the same operations (a sweep's arms with their own value);
+        only the arms that get the change apply them."""
+        return parse_text(self.substitute(self.template, arm), str(self.change.file)), \
+            self.applies(arm)
+
+    def describe(self, arm: Arm | None = None) -> str:
+        if arm is not None and not self.applies(arm):
+            return "the baseline"
+        text = self.template if arm is None else self.substitute(self.template, arm)
+        return "jboss-cli: " + "; ".join(str(op) for op in parse_text(text, str(self.change.file)))

@@ -1,0 +1,173 @@
+"""WildFly's management model: apply a parsed jboss-cli operation, read it back, compare models.
+
+An operation is applied through the HTTP management API of one node. Before anything is
+applied, the values it will replace are recorded, so a node that does not get the change can
+prove it still holds them, and the models of all nodes can be compared: after configuration
+they may differ only where the change writes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import requests
+
+from ..jboss_cli import Operation
+from ..management import ManagementClient, ManagementError
+from .checks import ChangeNotEffective, Check, same
+
+__all__ = ["Recorded", "apply", "record", "read_back", "model_differences", "touched_prefixes",
+           "app_config", "app_checks"]
+
+
+@dataclass
+class Recorded:
+    """An attribute an operation writes, as it was before anything was applied."""
+    defined: object = None  # explicitly configured value (None: undefined)
+    effective: object = None  # value in effect (defaults included)
+    existed: bool = False  # for add: whether the resource existed
+
+
+def record(m: ManagementClient, ops: list[Operation]) -> dict[str, Recorded]:
+    """The state each operation will replace, keyed by the operation's text."""
+    out = {}
+    for op in ops:
+        if op.name == "add":
+            out[str(op)] = Recorded(existed=m.resource_exists(list(op.address)))
+        else:
+            name = op.params["name"]
+            out[str(op)] = Recorded(
+                defined=m.read_attribute(list(op.address), name, include_defaults=False),
+                effective=m.read_attribute(list(op.address), name))
+    return out
+
+
+def apply(m: ManagementClient, op: Operation) -> None:
+    try:
+        if op.name == "add":
+            m.execute("add", list(op.address), **op.params)
+        elif op.name == "write-attribute":
+            m.execute("write-attribute", list(op.address), name=op.params["name"],
+                      value=op.params["value"])
+        elif op.name == "undefine-attribute":
+            m.execute("undefine-attribute", list(op.address), name=op.params["name"])
+    except ManagementError as exc:
+        raise ChangeNotEffective(f"{op.where}: {exc}") from exc
+
+
+def read_back(m: ManagementClient, op: Operation, applied: bool,
+              before: Recorded | None) -> list[Check]:
+    """Checks that ``op`` is in force (``applied``) or that the state it would replace is."""
+    where = op.address_text
+    if op.name == "add":
+        exists = m.resource_exists(list(op.address))
+        wanted = applied or bool(before and before.existed)
+        checks = [Check(f"{where} exists", str(wanted).lower(), str(exists).lower(),
+                        exists == wanted)]
+        if exists and applied:
+            resource = m.read_resource(list(op.address))
+            for key, value in op.params.items():
+                checks.append(Check(f"{where} {key}", str(value), str(resource.get(key)),
+                                    same(value, resource.get(key))))
+        return checks
+    name = op.params["name"]
+    actual = m.read_attribute(list(op.address), name)
+    if not applied:
+        expected = before.effective if before else actual
+    elif op.name == "write-attribute":
+        expected = op.params["value"]
+    else:  # undefine-attribute: back to the default, which the model reports as in effect
+        expected = m.read_attribute(list(op.address), name)
+    return [Check(f"{where} {name}", str(expected), str(actual), same(expected, actual))]
+
+
+def model_differences(before, after, path: str = "") -> list[str]:
+    """Paths where two management-model trees differ (a resource that appears or disappears
+    is reported at its own path, not at its parent's)."""
+    if isinstance(before, dict) and after is None:
+        after = {}
+    if isinstance(after, dict) and before is None:
+        before = {}
+    if isinstance(before, dict) and isinstance(after, dict):
+        out = []
+        for key in sorted(set(before) | set(after)):
+            out += model_differences(before.get(key), after.get(key), f"{path}/{key}")
+        return out
+    return [] if before == after else [path or "/"]
+
+
+def touched_prefixes(ops: list[Operation]) -> list[str]:
+    """Model paths an operation may change: its attribute, or the resource it adds."""
+    prefixes = []
+    for op in ops:
+        base = "".join(f"/{k}/{v}" for k, v in op.address)
+        prefixes.append(base if op.name == "add" else f"{base}/{op.params['name']}")
+    return prefixes
+
+
+# ---------------------------------------------------------------------------------------------
+# what the app itself sees (GET /api/config, apps/orderentry/API.md)
+
+# Management attributes whose effect the app observes and reports in /api/config. The model can
+# hold a value that is not yet in force; the app's answer proves it is.
+APP_OBSERVED_ATTRIBUTES = {
+    ((("subsystem", "ejb3"),), "in-vm-remote-interface-invocation-pass-by-value"):
+        ("ejb", "in_vm_remote_pass_by_value"),
+}
+PROPERTY_VIEWS = {"tl.jpa.shared_cache_mode": ("hibernate", "shared_cache_mode")}
+
+
+def app_config(base_url: str) -> dict:
+    url = base_url + "/orderentry/api/config"
+    try:
+        reply = requests.get(url, timeout=10)
+        reply.raise_for_status()
+        return reply.json()
+    except (requests.RequestException, ValueError) as exc:
+        raise ChangeNotEffective(f"the app did not answer {url}: {exc}") from exc
+
+
+def app_view_of_property(config: dict, name: str):
+    """Where /api/config reports a tl.* system property."""
+    section, key = PROPERTY_VIEWS.get(name) or name.split(".", 2)[1:]
+    return config.get(section, {}).get(key, "missing")
+
+
+def _observed(op: Operation):
+    if op.name not in ("write-attribute", "undefine-attribute"):
+        return None
+    return APP_OBSERVED_ATTRIBUTES.get((op.address, op.params["name"]))
+
+
+def app_checks(m: ManagementClient, base_url: str, ops: list[Operation], applied: bool,
+               before: dict[str, Recorded]) -> list[Check]:
+    """tl.* system properties, and attributes the app observes, must also be what the running
+    app reports."""
+    props = [op for op in ops if op.address and op.address[0][0] == "system-property"
+             and op.address[0][1].startswith("tl.")]
+    observed = [(op, seen) for op in ops if (seen := _observed(op))]
+    if not props and not observed:
+        return []
+    config = app_config(base_url)
+    checks = []
+    for op in props:
+        name = op.address[0][1]
+        actual = app_view_of_property(config, name)
+        if applied:
+            expected = op.params.get("value")
+        else:
+            rec = before.get(str(op))
+            if rec is None or not rec.existed:
+                checks.append(Check(f"app sees {name}", "its default", str(actual),
+                                    actual != "missing"))
+                continue
+            expected = m.read_attribute(list(op.address), "value")
+        checks.append(Check(f"app sees {name}", str(expected), str(actual), same(expected, actual)))
+    for op, (section, key) in observed:
+        actual = config.get(section, {}).get(key, "missing")
+        if applied and op.name == "write-attribute":
+            expected = op.params["value"]
+        else:  # not applied, or back to the default: what the model now holds
+            expected = m.read_attribute(list(op.address), op.params["name"])
+        checks.append(Check(f"app observes {section}.{key}", str(expected), str(actual),
+                            same(expected, actual)))
+    return checks

@@ -1,0 +1,53 @@
+"""A notebook's prose, written from its recipe when the notebook runs, so it cannot drift from
+what the recipe applies (a retyped introduction once said 32 connections where the recipe
+applied 16)."""
+from __future__ import annotations
+
+from .plan import compile_plan
+from .recipe import Recipe
+
+__all__ = ["DOCUMENT_NAMES", "recipe_markdown", "introduction"]
+
+DOCUMENT_NAMES = {"guide": "JBoss EAP 5 Performance Tuning Guide", "thesis": "the thesis",
+                  "blog": "the blog post", "ecperf-slides": "the ECperf slides",
+                  "client-threads": "the client-threads note", "none": "no source"}
+
+
+def introduction(recipe: Recipe, profile: str) -> str:
+    """Markdown: title, summary, the source's claim, the arms and how they are measured."""
+    from .changes import kind_for  # the kind describes its own setting
+
+    kind = kind_for(recipe)
+    plan = compile_plan(recipe, per_node=kind.per_node)
+    kind.bind(plan.arms)
+    src = recipe.source
+    where = ", ".join(x for x in (src.section and f"section {src.section}", src.table) if x)
+    prof = recipe.profile(profile)
+    lines = [f"# {recipe.title}", "", recipe.summary, "",
+             f"**Source** ({DOCUMENT_NAMES[src.document]}{', ' + where if where else ''}): "
+             f"{src.claim}", "", "**Arms** (each on its own warm application-server node)"
+             if kind.per_node and len(plan.nodes) > 1 else "**Arms**", ""]
+    for arm in plan.arms:
+        load = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in arm.load.items())
+        lines.append(f"- `{arm.id}`: {kind.describe(arm)}" + (f" ({load})" if load else ""))
+    w = recipe.workload
+    who = f"{w.users} users" if w.model == "closed" else f"{w.rate:g} arrivals/s"
+    lines += ["", f"**Load**: the `{w.mix}` mix, {who}"
+              + (f", {w.think_time_ms} ms think time" if w.think_time_ms else ", no think time")
+              + ".", "",
+              f"**Profile `{profile}`**: {prof.blocks} block(s), each running every arm once "
+              f"({prof.settle_s} s settling, then {prof.window_s} s measured); the primary metric "
+              f"is `{recipe.metrics.primary}`."]
+    if profile == "quick":
+        lines += ["", "*The quick profile proves the recipe runs end to end (the change applied "
+                      "and read back, every arm measured, every trial valid); its numbers support "
+                      "no claim. The site shows the full profile.*"]
+    return "\n".join(lines)
+
+
+def recipe_markdown(recipe_id: str, profile: str = "full"):
+    """The introduction as a displayable Markdown object (for a notebook's first cell)."""
+    from IPython.display import Markdown
+
+    from .api import get_recipe
+    return Markdown(introduction(get_recipe(recipe_id), profile))

@@ -1,0 +1,159 @@
+"""The result of a run as it is stored (format 2), and one way to read every stored format.
+
+Format 2 carries the plan: its arms, the nodes they ran on, the blocks in the order they ran,
+every trial (used or not, and why), each node's warm-up windows, and the analysis, which is
+either a list of comparisons (A/B, at one or more load levels) or a list of curves (a sweep,
+or a load curve). Format 1 (two arms, before 2026-11-24) stays readable: ``upgrade`` turns it
+into the same shape in memory, so pages, notebooks and the CLI have one reader.
+
+This module imports nothing heavy (no Docker, no numpy), so the site build can use it.
+"""
+from __future__ import annotations
+
+import math
+
+__all__ = ["FORMAT", "build", "upgrade", "headline", "comparisons", "curves", "primary_entry",
+           "is_valid"]
+
+FORMAT = 2
+METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "
+          "them in reverse order); paired Student-t intervals over blocks on log ratios "
+          "(ratio metrics) or differences (shares); secondary metrics Holm-adjusted")
+
+
+def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verified, warmups,
+          analysis, validity, provenance) -> dict:
+    from .analysis import agrees
+    verdict = analysis.get("verdict") if validity["valid"] else "invalid"
+    src = recipe.source
+    return {
+        "format": FORMAT,
+        "recipe": recipe.id,
+        "title": recipe.title,
+        "profile": profile.name,
+        "kind": plan.kind,
+        "verdict": verdict,
+        "primary_metric": recipe.metrics.primary,
+        "expected": src.expected,
+        "agrees_with_source": agrees(src.expected, verdict),
+        "source": {"document": src.document, "section": src.section, "table": src.table,
+                   "claim": src.claim, "effect": src.effect,
+                   "curve": None if src.curve is None else {
+                       "x": list(src.curve.x), "y": list(src.curve.y), "y_unit": src.curve.y_unit,
+                       "label": src.curve.label, "normalize": src.curve.normalize}},
+        "change": {"kind": recipe.change.kind, "description": kind.describe(),
+                   "files": kind.files(),
+                   "sweep": None if recipe.sweep is None else {
+                       "name": recipe.sweep.name, "unit": recipe.sweep.unit,
+                       "values": list(recipe.sweep.values), "reference": recipe.sweep.reference,
+                       "cheaper": recipe.sweep.cheaper}},
+        "workload": {k: getattr(recipe.workload, k) for k in (
+            "mix", "model", "users", "rate", "think_time_ms", "lines", "note_chars", "bulk_rows")},
+        "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
+        "design": {"method": METHOD, "confidence": 0.95, "seed": seed,
+                   "blocks": [b.as_dict() for b in blocks], **queue_log,
+                   "profile": {k: getattr(profile, k) for k in (
+                       "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
+                       "max_retries")}},
+        "verified": verified,
+        "warmup": warmups,
+        "validity": validity,
+        "analysis": analysis,
+        "trials": trials,
+        "provenance": provenance,
+    }
+
+
+def upgrade(result: dict) -> dict:
+    """A stored result in the current shape (format 1 gains plan, design, analysis)."""
+    if result.get("format", 1) >= 2:
+        return result
+    out = dict(result)
+    method = result.get("method") or {}
+    order = method.get("order") or [t.get("arm") for t in result.get("trials", [])]
+    pairs = method.get("pairs") or len(order) // 2
+    out["kind"] = "ab"
+    out["plan"] = {"kind": "ab", "change_levels": ["baseline", "variant"], "load_key": None,
+                   "load_values": [],
+                   "arms": [{"id": a, "label": a, "level": a, "value": None, "load": {},
+                             "node": "app"} for a in ("baseline", "variant")]}
+    out["design"] = {"method": method.get("ci", ""), "confidence": method.get("confidence", 0.95),
+                     "seed": None, "blocks": [{"index": i, "arms": order[2 * i:2 * i + 2]}
+                                              for i in range(pairs)],
+                     "retried": [], "unresolved": [],
+                     "profile": {"blocks": pairs, "window_s": method.get("trial_s"),
+                                 "settle_s": method.get("warmup_s"),
+                                 "stack_warmup_s": method.get("stack_warmup_s")}}
+    trials = []
+    for t in result.get("trials", []):
+        t = dict(t)
+        t.setdefault("block", t.get("pair"))
+        t.setdefault("status", "valid" if t.get("valid", True) else "failed")
+        t.setdefault("used", t["status"] == "valid")
+        trials.append(t)
+    out["trials"] = trials
+    metrics = result.get("metrics") or {}
+    primary = result.get("primary_metric")
+    if primary in metrics:
+        metrics = {k: {**v, "primary": k == primary} for k, v in metrics.items()}
+    out["analysis"] = {"kind": "ab", "verdict": result.get("verdict"), "comparisons": [
+        {"baseline": "baseline", "variant": "variant", "primary_metric": primary,
+         "verdict": result.get("verdict"), "pairs": pairs, "metrics": metrics, "load": None,
+         "secondary_correction": None}]} if metrics else {"kind": "ab", "verdict": result.get("verdict")}
+    warm = result.get("warmup")
+    out["warmup"] = {"app": {"node": "app", "steady": warm.get("steady"),
+                             "windows": [{"phase": "plateau", "seconds": warm.get("window_s", 10),
+                                          "throughput": x, "error_rate": e, "jit_busy": None}
+                                         for x, e in zip(warm.get("throughput", []),
+                                                         warm.get("error_rate", []))]}} if warm else {}
+    return out
+
+
+def is_valid(result: dict) -> bool:
+    return bool((result.get("validity") or {}).get("valid", result.get("verdict") != "invalid"))
+
+
+def comparisons(result: dict) -> list[dict]:
+    return (result.get("analysis") or {}).get("comparisons") or []
+
+
+def curves(result: dict) -> list[dict]:
+    return (result.get("analysis") or {}).get("curves") or []
+
+
+def primary_entry(result: dict) -> dict | None:
+    """The number a one-line summary reports: the primary metric's comparison (A/B, first load
+    level), or a sweep's headline (its best value against the reference)."""
+    found = comparisons(result)
+    if found:
+        c = found[0]
+        return (c.get("metrics") or {}).get(result.get("primary_metric"))
+    for curve in curves(result):
+        if curve.get("headline"):
+            return curve["headline"]
+    return None
+
+
+def headline(result: dict) -> str:
+    """One line: the verdict and the number behind it (or why there is none)."""
+    if not is_valid(result):
+        problems = (result.get("validity") or {}).get("problems") or []
+        return "INVALID: " + "; ".join(problems)[:400]
+    found = curves(result)
+    if found and found[0].get("recommendation"):
+        return found[0]["recommendation"]
+    entry = primary_entry(result)
+    if entry is None:
+        return f"verdict: {result.get('verdict')}"
+    detectable = entry.get("detectable")
+    extra = (f"; smallest detectable effect {detectable:.1%}"
+             if isinstance(detectable, float) and math.isfinite(detectable) else "")
+    return (f"verdict: {result.get('verdict')} ({result.get('primary_metric')} "
+            f"{_pct(entry.get('delta'))} [{_pct(entry.get('ci_low'))}, {_pct(entry.get('ci_high'))}]"
+            f"{extra})")
+
+
+def _pct(x) -> str:
+    if x is None or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return "unbounded"
+    return f"{x * 100:+.1f} %"

@@ -1,0 +1,136 @@
+"""Bring a freshly started application server to its plateau before anything is measured.
+
+A JVM that warms at full load on its one core stays slow for minutes: WildFly and the app have
+some 2,700 methods for C2 to compile under this workload, and the compiler threads get a small
+share of a saturated core (measured: 24 users from the first second climbed from 64 to about
+650 tx/s in 150 s and were still climbing; docs/method.md has the curves). The warm-up
+therefore has two phases:
+
+1. **compile**: the node may use every CPU of the engine, without its quota, and serves its
+   own workload (the same users and mix it will be measured with: warming at another
+   concurrency leaves profiles that the real load invalidates, and the JIT starts again) in
+   5 s windows, until the compiler is nearly idle or ``compile_max_s`` has passed;
+2. **plateau**: the node is back under the measurement's limits and serves 5 s windows until
+   throughput is steady (``SteadyRule``) or ``plateau_max_s`` has passed.
+
+Every window is kept: throughput, error rate and how busy the JIT compiler was. A window in
+which every request failed stops the run (the stack does not serve this workload).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+from . import load
+from .management import PLATFORM_COMPILATION
+
+__all__ = ["SteadyRule", "WarmUpFailed", "Window", "warm_up", "compiled_seconds"]
+
+WINDOW_S = 5
+
+
+class WarmUpFailed(RuntimeError):
+    """The node answered no request correctly for a whole warm-up window."""
+
+
+@dataclass(frozen=True)
+class Window:
+    phase: str  # compile | plateau
+    seconds: float
+    throughput: float
+    error_rate: float
+    jit_busy: float  # share of the window's wall time the JIT spent compiling (can exceed 1)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SteadyRule:
+    """When a warm-up has reached its plateau.
+
+    Over the last four 5 s windows, the mean of the last two differs from the mean of the two
+    before by at most ``drift`` (a climb still under way fails), and the JIT compiler was busy
+    for at most ``jit_busy`` of those 20 s (a compiler still working means the next windows
+    will be faster). Four windows of this workload at half a core vary by about 5 % each, so a
+    tighter drift bound would mostly reject noise, and the trials' mirrored blocks cancel a
+    drift that remains linear.
+    """
+
+    drift: float = 0.04
+    jit_busy: float = 0.25
+    windows: int = 4
+
+    def steady(self, windows: list[Window]) -> bool:
+        recent = [w for w in windows if w.phase == "plateau"][-self.windows:]
+        if len(recent) < self.windows:
+            return False
+        half = self.windows // 2
+        before = sum(w.throughput for w in recent[:half]) / half
+        after = sum(w.throughput for w in recent[half:]) / (self.windows - half)
+        if after <= 0:
+            return False
+        jit = sum(w.jit_busy * w.seconds for w in recent) / sum(w.seconds for w in recent)
+        return abs(after - before) / after <= self.drift and jit <= self.jit_busy
+
+
+# The compile phase ends once the JIT spent less than this share of a window compiling: with
+# two C2 threads on two cores it starts near 2.0.
+COMPILE_QUIET = 0.5
+
+Progress = Callable[[str], None]
+
+
+def compiled_seconds(management) -> float:
+    """The JVM's accumulated compilation time in seconds (platform compilation MBean)."""
+    return management.read_attribute(PLATFORM_COMPILATION, "total-compilation-time") / 1000.0
+
+
+def warm_up(stack, node: str, spec: load.LoadSpec, *, compile_max_s: int, plateau_max_s: int,
+            rule: SteadyRule = SteadyRule(), say: Progress = print) -> dict:
+    """Run both phases on ``node`` (a name in ``stack.nodes``) and return the record that goes
+    into the result: the windows, whether the plateau was reached and when."""
+    windows: list[Window] = []
+    elapsed = 0.0
+    if compile_max_s > 0:
+        stack.widen(node)
+        try:
+            while elapsed < compile_max_s:
+                window = _window(stack, node, spec, "compile", windows, say)
+                elapsed += window.seconds
+                if window.jit_busy < COMPILE_QUIET:
+                    break
+        finally:
+            stack.restore(node)
+    steady = False
+    plateau_s = 0.0
+    while plateau_s < plateau_max_s:
+        window = _window(stack, node, spec, "plateau", windows, say)
+        plateau_s += window.seconds
+        if rule.steady(windows):
+            steady = True
+            break
+    return {"node": node, "window_s": WINDOW_S, "compile_max_s": compile_max_s,
+            "plateau_max_s": plateau_max_s, "rule": asdict(rule), "steady": steady,
+            "seconds": sum(w.seconds for w in windows),
+            "windows": [w.as_dict() for w in windows]}
+
+
+def _window(stack, node: str, spec: load.LoadSpec, phase: str, windows: list[Window],
+            say: Progress) -> Window:
+    management = stack.management_of(node)
+    compiled_before = compiled_seconds(management)
+    summary = load.run(stack.loadgen, spec, WINDOW_S, f"warmup-{node}-{len(windows)}")
+    compiled = compiled_seconds(management) - compiled_before
+    numbers = load.load_metrics(summary)
+    window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
+                    error_rate=numbers["error_rate"], jit_busy=compiled / WINDOW_S)
+    windows.append(window)
+    say(f"warm-up {node}: {phase} window {len(windows)}: {window.throughput:,.0f} tx/s, "
+        f"errors {window.error_rate:.1%}, JIT busy {window.jit_busy:.0%}")
+    if numbers["requests"] and numbers["failed"] == numbers["requests"]:
+        raise WarmUpFailed(
+            f"every request failed in warm-up window {len(windows)} of {node} "
+            f"({numbers['failed']} failed: {numbers['fail_reasons']}); the stack does not serve "
+            f"this workload")
+    return window
