@@ -18,6 +18,7 @@ A setting that does not read back raises ChangeNotEffective, and nothing is stor
 """
 from __future__ import annotations
 
+import random
 import threading
 import time
 from datetime import datetime, timezone
@@ -83,8 +84,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     with Stack(stack_config(recipe), progress=say, nodes=configs) as stack:
         verified, states = _configure_and_verify(stack, recipe, plan, kind, say)
         static = _static_provenance(stack, plan, code)  # while every node runs
-        warmups = _warm_up(stack, plan, spec, prof, say)
-        run = _Run(stack, recipe, plan, kind, states, spec, prof, clock, say)
+        warmups = _warm_up(stack, plan, spec, prof, say, random.Random(seed))
+        run = _Run(stack, recipe, plan, kind, states, spec, prof, clock, say, random.Random(seed))
         trials, queue_log = run.blocks(blocks)
     analysis, validity = _analyse(recipe, plan, trials, queue_log)
     finished = datetime.now(timezone.utc)
@@ -123,10 +124,11 @@ def _configure_and_verify(stack: Stack, recipe: Recipe, plan: Plan, kind, say):
     return {where: [c.as_dict() for c in found] for where, found in checks.items()}, states
 
 
-def _warm_up(stack: Stack, plan: Plan, spec: load.LoadSpec, prof, say) -> dict:
-    """Every node to its plateau, one at a time (the others idle)."""
+def _warm_up(stack: Stack, plan: Plan, spec: load.LoadSpec, prof, say, rng) -> dict:
+    """Every node to its plateau, one at a time (the others idle), in a random order: a node
+    warmed first must not always be the same arm's."""
     records = {}
-    for node in plan.nodes:
+    for node in rng.sample(plan.nodes, len(plan.nodes)):
         records[node] = warmup.warm_up(stack, node, spec.at(node),
                                        compile_max_s=prof.compile_max_s,
                                        plateau_max_s=prof.plateau_max_s, say=say)
@@ -139,9 +141,9 @@ def _warm_up(stack: Stack, plan: Plan, spec: load.LoadSpec, prof, say) -> dict:
 class _Run:
     """The trial loop of one run: blocks in order, a disturbed block queued again."""
 
-    def __init__(self, stack, recipe, plan, kind, states, spec, prof, clock, say):
+    def __init__(self, stack, recipe, plan, kind, states, spec, prof, clock, say, rng):
         self.stack, self.recipe, self.plan, self.kind, self.states = stack, recipe, plan, kind, states
-        self.spec, self.prof, self.clock, self.say = spec, prof, clock, say
+        self.spec, self.prof, self.clock, self.say, self.rng = spec, prof, clock, say, rng
         self.trials: list[dict] = []
 
     def blocks(self, blocks: list[design.Block]) -> tuple[list[dict], dict]:
@@ -172,7 +174,8 @@ class _Run:
     def slot(self, block: int, arm_ids: tuple[str, ...]) -> list[dict]:
         """One window: the slot's arms measured at the same time, each on its own node."""
         stack, prof = self.stack, self.prof
-        arms = [self.plan.arm(a) for a in arm_ids]
+        # Arms side by side start in a random order (their k6 runs start some ms apart).
+        arms = [self.plan.arm(a) for a in self.rng.sample(list(arm_ids), len(arm_ids))]
         began = time.monotonic()
         started = datetime.now(timezone.utc).isoformat()
         checks = {}
