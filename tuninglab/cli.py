@@ -99,7 +99,8 @@ def _validate(args) -> int:
 
 
 def _run(args) -> int:
-    result = api.run(args.id, args.profile, save=not args.no_save, allow_dirty=args.allow_dirty)
+    result = api.run(args.id, args.profile, save=not args.no_save, allow_dirty=args.allow_dirty,
+                     progress=lambda line: print(line, flush=True))
     print()
     print(report.summary(result))
     return 0 if result["validity"]["valid"] else 4

@@ -183,7 +183,9 @@ class _Run:
             found = self.kind.switch(stack, arm.node, arm) if not self.kind.per_node else []
             found += node_setup.verify(stack, arm.node, self.kind, arm, self.states[arm.node])
             checks[arm.id] = found
-        specs = {arm.id: self.spec.with_load(arm.load).at(arm.node) for arm in arms}
+        streams = self.plan.concurrency
+        specs = {arm.id: self.spec.with_load(arm.load).at(arm.node, arm_ids.index(arm.id), streams)
+                 for arm in arms}
         tag = f"{len(self.trials)}"
         if prof.settle_s:
             _together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,

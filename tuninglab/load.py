@@ -37,14 +37,16 @@ class LoadSpec:
     note_chars: int = 100
     scale: int = 1
     target: str = "app"  # the node's name on the stack's network
+    stream: int = 0  # this run's index among k6 runs side by side (they touch different rows)
+    streams: int = 1
 
     def with_load(self, overrides: dict) -> "LoadSpec":
         """This load with some keys replaced (an arm's load level: users, rate, lines...)."""
         return replace(self, **overrides)
 
-    def at(self, node: str) -> "LoadSpec":
-        """This load, sent to another node."""
-        return replace(self, target=node)
+    def at(self, node: str, stream: int = 0, streams: int = 1) -> "LoadSpec":
+        """This load, sent to another node (as stream ``stream`` of ``streams`` side by side)."""
+        return replace(self, target=node, stream=stream, streams=streams)
 
     @classmethod
     def from_workload(cls, workload: Workload) -> "LoadSpec":
@@ -59,7 +61,8 @@ class LoadSpec:
                "USERS": str(self.users), "THINK_MS": str(self.think_time_ms),
                "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
                "BULK_ROWS": str(self.bulk_rows), "NOTE_CHARS": str(self.note_chars),
-               "SCALE": str(self.scale)}
+               "SCALE": str(self.scale), "STREAM": str(self.stream),
+               "STREAMS": str(self.streams)}
         if self.model == "open":
             env["RATE"] = str(int(self.rate))
             env["MAX_USERS"] = str(self.max_users or 200)

@@ -1,26 +1,21 @@
 """MkDocs hooks of the Tuning Lab site (mkdocs.yml: ``hooks: [tuninglab/mkdocs_hooks.py]``).
 
-Thin glue; the rendering lives in tuninglab/publish.py, which is loaded from its file so that
-the build never imports the rest of the library (Docker, numpy, testcontainers).
-
-What the hooks do:
+Thin glue; the site's reading and rendering live in tuninglab/site/, which reads recipes and
+results through the library's own modules (and never imports Docker).
 
 - on_config: anchor pymdownx.snippets' base path at the repository root (so ``--8<--``
   includes of recipe files work whatever the working directory), watch recipes/, results/
   and notebooks/ in ``mkdocs serve``, and give each chapter page a "Notebook: <id>" child
-  entry in the nav for every recipe notebook that exists (none is listed before it exists,
-  so ``--strict`` passes before and after the notebooks arrive).
-- on_files: add the notebooks of the top-level notebooks/ folder (rendered by
-  mkdocs-jupyter, which wraps files in its own on_files, hence this hook runs first) and the
-  raw result files results/<id>/*.json to the site, at the same paths as in the repository.
+  entry in the nav for every recipe notebook that exists;
+- on_files: add the notebooks (rendered by mkdocs-jupyter, which wraps files in its own
+  on_files, hence this hook runs first), the raw result files, and the figures drawn from
+  stored results at build time;
 - on_page_markdown: replace the result, results-table and recipe-schema markers.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import logging
-import sys
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
@@ -28,31 +23,20 @@ from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.tuninglab")
 
-_ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_publish():
-    """Load publish.py afresh (``mkdocs serve`` then picks up edits to it on every rebuild)."""
-    name = "tuninglab_publish_for_mkdocs"
-    spec = importlib.util.spec_from_file_location(name, _ROOT / "tuninglab" / "publish.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
 _site = None
 
 
 def on_config(config):
     global _site
+    from tuninglab.site import Site
+
     root = Path(config.config_file_path).resolve().parent
-    _site = _load_publish().Site(root, Path(config.docs_dir))
+    _site = Site(root, Path(config.docs_dir))
 
     snippets = config.mdx_configs.setdefault("pymdownx.snippets", {})
     snippets["base_path"] = [str(root)]
 
-    for folder in ("recipes", "results", "notebooks", "tuninglab/publish.py"):
+    for folder in ("recipes", "results", "notebooks", "tuninglab"):
         path = root / folder
         if path.exists() and str(path) not in config.watch:
             config.watch.append(str(path))
@@ -100,6 +84,8 @@ def _notebook_entries(page, site, listed):
 
 @event_priority(100)  # before mkdocs-jupyter wraps the notebooks
 def on_files(files, config):
+    from tuninglab.site.figures import figure_files
+
     # Plain Files whose source folder is the repository root, not File.generated(): the
     # notebook wrapper of mkdocs-jupyter derives the source path from src_dir, which a
     # generated file does not have.
@@ -107,6 +93,9 @@ def on_files(files, config):
         if files.get_file_from_path(rel) is None:
             files.append(File(rel, src_dir=str(_site.root), dest_dir=config.site_dir,
                               use_directory_urls=config.use_directory_urls))
+    for rel, png in figure_files(_site).items():
+        if files.get_file_from_path(rel) is None:
+            files.append(File.generated(config, rel, content=png))
     return files
 
 

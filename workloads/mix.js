@@ -15,6 +15,8 @@
 //   NOTE_CHARS   characters of each Quote line's note: the payload size (default 100)
 //   BULK_ROWS    rows per BulkLoad transaction (default 10000)
 //   SCALE        data-set scale factor of the database image (default 1)
+//   STREAM       this run's index among the k6 runs that drive nodes side by side (default 0)
+//   STREAMS      how many such runs there are (default 1)
 //   SUMMARY      path of the JSON summary to write (default /tmp/summary.json)
 //
 // Only the "measure" scenario records the tx_* metrics, so warm-up traffic never reaches a result.
@@ -71,6 +73,9 @@ const BULK_ROWS = positiveInt('BULK_ROWS', 10000);
 const NOTE_CHARS = positiveInt('NOTE_CHARS', 100);
 const SCALE = positiveInt('SCALE', 1);
 const THINK_MS = positiveInt('THINK_MS', 0);
+const STREAM = positiveInt('STREAM', 0);
+const STREAMS = positiveInt('STREAMS', 1);
+if (STREAM >= STREAMS) throw new Error('workload: STREAM must be < STREAMS');
 if (SCALE < 1) throw new Error('workload: SCALE must be >= 1');
 if (TRIAL_S < 1) throw new Error('workload: TRIAL_S must be >= 1');
 
@@ -138,16 +143,40 @@ export const options = {
 };
 
 // Deterministic per-VU pseudo-random numbers (xorshift32), so a run's request sequence
-// depends only on the VU number and iteration, not on Math.random.
-let rngState = 0;
-function rand() {
-  if (rngState === 0) rngState = (exec.vu.idInTest * 2654435761) >>> 0 || 1;
-  rngState ^= rngState << 13; rngState >>>= 0;
-  rngState ^= rngState >>> 17;
-  rngState ^= rngState << 5; rngState >>>= 0;
-  return rngState / 4294967296;
+// depends only on the VU number and iteration, not on Math.random. Two streams: which
+// transaction comes next (the same in every run, so arms measured side by side do the same
+// work), and which rows it touches (salted with STREAM, so runs side by side touch different
+// customers and items).
+function xorshift(state) {
+  state ^= state << 13; state >>>= 0;
+  state ^= state >>> 17;
+  state ^= state << 5; return state >>> 0;
 }
-function between(lo, hi) { return lo + Math.floor(rand() * (hi - lo + 1)); }
+let mixState = 0;
+let dataState = 0;
+function rand() {
+  if (mixState === 0) mixState = (exec.vu.idInTest * 2654435761) >>> 0 || 1;
+  mixState = xorshift(mixState);
+  return mixState / 4294967296;
+}
+function dataRand() {
+  if (dataState === 0) dataState = ((exec.vu.idInTest + 7919 * STREAM) * 2246822519) >>> 0 || 1;
+  dataState = xorshift(dataState);
+  return dataState / 4294967296;
+}
+function between(lo, hi) { return lo + Math.floor(dataRand() * (hi - lo + 1)); }
+
+// An existing order that no other virtual user, of this run or of a run side by side, ever
+// changes: ids are dealt out by slot (this VU's place among all of them), so two ChangeOrders
+// never race for one row's optimistic lock. (A conflict would be a failed request, and a
+// failed request invalidates a trial.)
+const VU_SLOTS = 4000;
+function ownExistingOrder() {
+  const slots = VU_SLOTS * STREAMS;
+  const slot = STREAM * VU_SLOTS + ((exec.vu.idInTest - 1) % VU_SLOTS);
+  const k = Math.floor(dataRand() * Math.max(1, Math.floor((ORDERS - 1 - slot) / slots) + 1));
+  return Math.min(ORDERS, 1 + slot + k * slots);
+}
 
 const weights = Object.entries(MIX);
 const totalWeight = weights.reduce((sum, [, w]) => sum + w, 0);
@@ -187,7 +216,7 @@ const run = {
     return [res, good];
   },
   OrderStatus() {
-    const own = myOrders.length > 0 && rand() < 0.5;
+    const own = myOrders.length > 0 && dataRand() < 0.5;
     const id = own ? myOrders[between(0, myOrders.length - 1)] : between(1, ORDERS);
     const res = http.get(`${BASE_URL}/orders/${id}`, JSON_HEADERS);
     const b = body(res);
@@ -201,7 +230,7 @@ const run = {
   },
   ChangeOrder() {
     const own = myOrders.length > 0;
-    const id = own ? myOrders[between(0, myOrders.length - 1)] : between(1, ORDERS);
+    const id = own ? myOrders[between(0, myOrders.length - 1)] : ownExistingOrder();
     const res = http.put(`${BASE_URL}/orders/${id}`,
       JSON.stringify({ lineNo: 1, quantity: between(1, 9) }), JSON_HEADERS);
     const b = body(res);

@@ -1,0 +1,254 @@
+"""A recipe's "What we measured" block: problems first, then the figure, the verdict with the
+smallest effect the run could have detected, the numbers (each metric for A/B, each point for a
+curve), the source beside our result, and where it all came from."""
+from __future__ import annotations
+
+from .. import result as results
+from ..numbers import fmt_delta, fmt_interval, fmt_pct, fmt_time, fmt_value, unit_label
+from .text import cell, cite, code, nowrap, rel
+
+__all__ = ["render_marker", "render", "render_not_measured", "agreement"]
+
+
+def render_marker(site, recipe_id: str, page: str) -> str:
+    notebook = site.notebook(recipe_id)
+    found = site.newest(recipe_id)
+    if found is None:
+        return render_not_measured(recipe_id, page=page, notebook_path=notebook,
+                                   stored=site.unpublishable_count(recipe_id))
+    path, result = found
+    return render(result, page=page, json_path=path.relative_to(site.root).as_posix(),
+                  figure_path=site.figure_path(recipe_id), notebook_path=notebook)
+
+
+def render_not_measured(recipe_id: str, *, page: str | None = None,
+                        notebook_path: str | None = None, stored: int = 0) -> str:
+    """Shown until a full run from a clean commit is stored: no numbers invented."""
+    lines = ['!!! info "Not measured yet"', "",
+             f"    No full-profile result of `{recipe_id}` from a clean commit is stored yet. Run",
+             f"    `tuninglab run {recipe_id} --profile full` from a clean tree and commit the file",
+             f"    it writes under `results/{recipe_id}/`."]
+    if stored:
+        lines.append(f"    ({stored} stored result(s) of other profiles or from a tree with "
+                     f"uncommitted changes are not shown.)")
+    lines.append("")
+    if notebook_path and page:
+        lines += [f"[Notebook: {recipe_id}]({rel(page, notebook_path)})", ""]
+    return "\n".join(lines)
+
+
+def agreement(result: dict) -> str:
+    agrees = result.get("agrees_with_source")
+    if agrees is True:
+        return "agrees"
+    if agrees is False:
+        return "disagrees"
+    if result.get("expected") == "none":
+        return "no direction claimed"
+    return "not comparable"
+
+
+def render(result: dict, *, page: str, json_path: str, figure_path: str | None = None,
+           notebook_path: str | None = None) -> str:
+    """The block of one stored full result (paths are docs-relative; links are made relative
+    to ``page`` so that MkDocs checks them). An invalid run shows no delta."""
+    result = results.upgrade(result)
+    lines = _problems(result)
+    valid = results.is_valid(result)
+    if figure_path and valid:
+        lines += [f"![{cell(result.get('title', result['recipe']))}: the measured result]"
+                  f"({rel(page, figure_path)})", ""]
+    lines += [_headline(result), ""]
+    lines += [f"- **{name}:** {value}" for name, value in _facts(result) if value] + [""]
+    if valid:
+        for comparison in results.comparisons(result):
+            lines += _comparison_table(result, comparison)
+        for curve in results.curves(result):
+            lines += _curve_table(result, curve)
+    lines += _source_table(result)
+    links = [f"[Raw result (JSON)]({rel(page, json_path)})"]
+    if notebook_path:
+        links.append(f"[Notebook: {result['recipe']}]({rel(page, notebook_path)})")
+    lines += [" · ".join(links), ""]
+    return "\n".join(lines)
+
+
+def _problems(result: dict) -> list[str]:
+    validity = result.get("validity") or {}
+    problems = list(validity.get("problems") or [])
+    if not results.is_valid(result):
+        out = ['!!! danger "Not a valid measurement"', "",
+               "    Errors come before latency: no delta is reported for this run.", ""]
+        return out + [f"    - {cell(p)}" for p in problems or ["marked invalid"]] + [""]
+    errors = validity.get("errors") or []
+    if errors:
+        out = ['!!! warning "Errors at some points of the curve"', "",
+               "    These points are reported, and left out of the best value and the knee.", ""]
+        return out + [f"    - {cell(e)}" for e in errors[:12]] + [""]
+    return []
+
+
+def _headline(result: dict) -> str:
+    curves = results.curves(result)
+    if results.is_valid(result) and curves and curves[0].get("recommendation"):
+        head = f"**{cell(curves[0]['recommendation'])}**"
+        found = curves[0].get("headline")
+        if found:
+            head += (f" The best value against the reference: "
+                     f"{nowrap(fmt_delta(found['delta'], found['ci_low'], found['ci_high']))} "
+                     f"(95 % interval).")
+        return head
+    verdict = result.get("verdict") or "unknown"
+    entry = results.primary_entry(result)
+    text = f"**Verdict: {verdict}**"
+    if entry and results.is_valid(result):
+        kind, unit = entry.get("delta_kind", "relative"), entry.get("unit")
+        text += (f", {result.get('primary_metric')} "
+                 f"{nowrap(fmt_delta(entry['delta'], entry.get('ci_low'), entry.get('ci_high'), kind, unit))}"
+                 f" (95 % interval)")
+        if entry.get("detectable") is not None and kind == "relative":
+            text += (f"; the smallest effect this run could detect (80 % power) was "
+                     f"{fmt_pct(entry['detectable'])}")
+        text += f"; {agreement(result)} with the source"
+    return text + "."
+
+
+def _facts(result: dict) -> list[tuple[str, str]]:
+    prov = result.get("provenance") or {}
+    design = result.get("design") or {}
+    profile = design.get("profile") or {}
+    plan = result.get("plan") or {}
+    arms = plan.get("arms") or []
+    together = plan.get("concurrency", 1) > 1
+    run = [fmt_time(prov.get("started")), f"profile {result.get('profile')}",
+           f"{len(arms)} arms" + (" measured side by side" if together else ""),
+           f"{profile.get('blocks')} blocks of {profile.get('settle_s', 0)} s settling + "
+           f"{profile.get('window_s')} s measured",
+           f"{(prov.get('wall_s') or 0) / 60:.0f} min in all"]
+    validity = result.get("validity") or {}
+    if validity.get("disturbed"):
+        run.append(f"{validity['disturbed']} disturbed trial(s) run again")
+    facts = [("Run", ", ".join(run)), ("Warm-up", _warmup_text(result)),
+             ("Host", _host(result)), ("Software", _versions(result))]
+    if prov.get("git_commit"):
+        facts.append(("Commit", code(str(prov["git_commit"])[:12])))
+    return facts
+
+
+def _warmup_text(result: dict) -> str:
+    parts = []
+    for node, w in (result.get("warmup") or {}).items():
+        seconds = sum(x.get("seconds") or 0 for x in w.get("windows", []))
+        if seconds:
+            parts.append(f"{node} {'steady' if w.get('steady') else 'NOT steady'} after "
+                         f"{seconds:.0f} s")
+    return "; ".join(parts)
+
+
+def _host(result: dict) -> str:
+    prov = result.get("provenance") or {}
+    bits = [str(prov.get("cpu_model") or "unknown CPU").strip()]
+    if prov.get("cpus"):
+        bits.append(f"{prov['cpus']} CPUs")
+    nodes = prov.get("nodes") or {}
+    if nodes:
+        config = next(iter(nodes.values())).get("config") or {}
+        bits.append(f"each app-server node on CPU {config.get('cpuset')} with a quota of "
+                    f"{config.get('cpus')} CPU")
+    return ", ".join(bits)
+
+
+def _versions(result: dict) -> str:
+    versions = (result.get("provenance") or {}).get("versions") or {}
+    names = [("wildfly", "WildFly"), ("postgresql", "PostgreSQL"), ("jdk", "JDK"), ("k6", "k6")]
+    found = []
+    for key, label in names:
+        value = str(versions.get(key) or "").strip()
+        if value:
+            found.append(value if value.lower().startswith(label.lower()) else f"{label} {value}")
+    return ", ".join(found)
+
+
+def _comparison_table(result: dict, c: dict) -> list[str]:
+    load = c.get("load")
+    lines = []
+    if load:
+        lines += [f"**At {', '.join(f'{k.replace(chr(95), chr(32))} {v}' for k, v in load.items())}:** "
+                  f"{c.get('verdict')}", ""]
+    lines += ["| Metric | Unit | Baseline | Variant | Delta [95 % interval] | Detectable | Verdict |",
+              "|---|---|--:|--:|--:|--:|---|"]
+    metrics = c.get("metrics") or {}
+    primary = result.get("primary_metric")
+    for name in sorted(metrics, key=lambda n: (n != primary, n)):
+        m = metrics[name]
+        unit, kind = m.get("unit"), m.get("delta_kind", "relative")
+        label = f"**{name}**" if name == primary else name
+        arrow = "" if m.get("higher_is_better") is None else ("\u00a0↑" if m["higher_is_better"] else "\u00a0↓")
+        detect = fmt_pct(m.get("detectable")) if kind == "relative" else "—"
+        holm = " (Holm)" if m.get("p_holm") is not None and name != primary else ""
+        lines.append(f"| {label}{arrow} | {cell(unit_label(unit, kind))} "
+                     f"| {fmt_value(m.get('baseline'), unit, kind, with_unit=False)} "
+                     f"| {fmt_value(m.get('variant'), unit, kind, with_unit=False)} "
+                     f"| {nowrap(fmt_delta(m.get('delta'), m.get('ci_low'), m.get('ci_high'), kind, unit))} "
+                     f"| {detect} | {m.get('verdict') or '—'}{holm} |")
+    lines += ["", "↑ higher is better, ↓ lower is better. Baseline and variant are means over "
+                  "trials; deltas and intervals come from the pairs. The verdict rests on the "
+                  "primary metric (bold); a secondary is called only when its Holm-adjusted p is "
+                  "below 0.05. *Detectable*: the smallest true effect this run would have found "
+                  "with 80 % power.", ""]
+    return lines
+
+
+def _curve_table(result: dict, curve: dict) -> list[str]:
+    sweep = (result.get("change") or {}).get("sweep") or {}
+    axis = sweep.get("name") or (curve.get("key") or "load").replace("_", " ")
+    unit = sweep.get("unit") or ""
+    metric = curve.get("metric", "throughput")
+    load = curve.get("load")
+    lines = []
+    if load:
+        lines += [f"**At {', '.join(f'{k} {v}' for k, v in load.items())}:**", ""]
+    header = f"| {cell(axis)}{' (' + cell(unit) + ')' if unit else ''} | {metric} [95 % interval] | against the best | "
+    header += "p99 (ms) |" if "latency_p99" in curve else "time in GC | pool wait (ms/tx) |"
+    lines += [header + " |", "|--:|--:|--:|" + ("--:|" if "latency_p99" in curve else "--:|--:|") + "---|"]
+    against = curve.get("against_best") or {}
+    p99 = {p["arm"]: p for p in curve.get("latency_p99") or []}
+    for p in curve.get("points", []):
+        marks = [w for w, key in (("best", "best"), ("knee", "knee"), ("saturation", "saturation"),
+                                  ("latency knee", "latency_knee")) if curve.get(key) == p["arm"]]
+        if p.get("failed"):
+            marks.append("errors")
+        vs = against.get(p["arm"]) or {}
+        vs_text = "—" if vs.get("is_best") or not vs else nowrap(fmt_delta(vs.get("delta"), vs.get("ci_low"), vs.get("ci_high")))
+        x = p.get("value") if p.get("value") is not None else next(iter(p.get("load", {}).values()), "")
+        band = _band(p)
+        tele = p.get("telemetry") or {}
+        extra = (f"{fmt_value((p99.get(p['arm']) or {}).get('mean'))} |" if "latency_p99" in curve
+                 else f"{fmt_value(tele.get('gc_time'), 'share', 'absolute')} | {fmt_value(tele.get('pool_wait_ms'))} |")
+        lines.append(f"| {x} | {fmt_value(p.get('mean'))} {band} | {vs_text} | {extra} {', '.join(marks)} |")
+    lines += ["", f"Rule: {cell(curve.get('rule', ''))}.", ""]
+    return lines
+
+
+def _band(point: dict) -> str:
+    mean = point.get("mean")
+    if not mean or point.get("ci_low") is None:
+        return ""
+    return nowrap(fmt_interval(point["ci_low"] / mean - 1, point["ci_high"] / mean - 1))
+
+
+def _source_table(result: dict) -> list[str]:
+    source = result.get("source") or {}
+    entry = results.primary_entry(result)
+    ours = "—"
+    if results.is_valid(result) and entry:
+        ours = fmt_delta(entry.get("delta"), entry.get("ci_low"), entry.get("ci_high"),
+                         entry.get("delta_kind", "relative"), entry.get("unit"))
+    figure = source.get("effect")
+    claimed = fmt_delta(figure) if figure is not None else "—"
+    return ["| | Source | Tuning Lab |", "|---|---|---|",
+            f"| Claim or result | {cell(source.get('claim') or '—')} | {cell(ours)} |",
+            f"| Figure | {claimed} | {cell(ours)} |",
+            f"| Reference | {cell(cite(source))} | this run, {fmt_time((result.get('provenance') or {}).get('started'))} |",
+            f"| Direction | {result.get('expected') or '—'} | {result.get('verdict')} ({agreement(result)}) |",
+            ""]
