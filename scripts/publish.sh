@@ -2,15 +2,29 @@
 # Full runs, for the published site (not part of CI): execute each recipe's notebook in place in
 # the full profile. Each execution runs the recipe, stores results/<id>/<time>-<host>.json and
 # leaves the notebook with that run's outputs; then the site is built. Commit both.
-#   bash scripts/publish.sh                  every notebook
+#   bash scripts/publish.sh                  the stale recipes: no published result, or the
+#                                            recipe, the stack's inputs or the library changed
+#                                            since it (`tuninglab stale` says which and why)
+#   bash scripts/publish.sh --all            every notebook
 #   bash scripts/publish.sh aa-noise ...     only these recipes
+# A full run refuses a tree with uncommitted changes: commit first.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 export TUNINGLAB_PROFILE=full NO_MKDOCS_2_WARNING=1
 
-if [ "$#" -eq 0 ]; then
+if [ "${1:-}" = "--all" ]; then
   mapfile -t notebooks < <(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort)
+elif [ "$#" -eq 0 ]; then
+  mapfile -t stale < <(.venv/bin/tuninglab stale)
+  notebooks=()
+  for id in "${stale[@]}"; do
+    found=$(find notebooks -name "$id.ipynb")
+    [ -n "$found" ] && notebooks+=("$found")
+  done
+  if ((${#notebooks[@]} == 0)); then
+    echo "publish: every published result is up to date"
+  fi
 else
   notebooks=()
   for id in "$@"; do

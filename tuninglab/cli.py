@@ -1,7 +1,8 @@
 """`tuninglab`: list, validate, run, show and compare recipes.
 
 Exit codes: 0 done; 2 bad input (a recipe, a profile, a result file, no engine, no image);
-3 the change did not take effect (nothing stored); 4 the run was invalid (stored, with its
+3 nothing could be measured (the change did not take effect, a node did not start or failed its
+smoke test, the warm-up found no working server; nothing stored); 4 the run was invalid (stored, with its
 problems); 130 interrupted (containers removed, nothing stored).
 """
 from __future__ import annotations
@@ -19,6 +20,8 @@ from .errors import DirtyTree
 from .images import ImageMissingError
 from .recipe import RecipeError
 from .store import ResultError
+from .containers import StartupError
+from .load import SmokeTestFailed
 from .warmup import WarmUpFailed
 
 
@@ -37,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tuninglab: no Docker engine answers at {where} ({exc}); start one with: "
               f"bash scripts/setup.sh", file=sys.stderr)
         return 2
-    except (ChangeNotEffective, WarmUpFailed) as exc:
+    except (ChangeNotEffective, WarmUpFailed, SmokeTestFailed, StartupError) as exc:
         print(f"tuninglab: {exc}\nnothing was measured or stored", file=sys.stderr)
         return 3
     except KeyboardInterrupt as exc:
@@ -65,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the full profile from a tree with uncommitted changes (the site "
                         "will not show the result)")
     c.set_defaults(handler=_run)
+
+    c = sub.add_parser("stale", help="print the recipes a publishing run must measure again")
+    c.add_argument("ids", nargs="*")
+    c.set_defaults(handler=_stale)
 
     c = sub.add_parser("show", help="show a result: a file, or the newest result of a recipe id")
     c.add_argument("result")
@@ -104,6 +111,19 @@ def _run(args) -> int:
     print()
     print(report.summary(result))
     return 0 if result["validity"]["valid"] else 4
+
+
+def _stale(args) -> int:
+    """Stale recipe ids on stdout (for scripts/publish.sh), each with its reason on stderr."""
+    from . import layout, staleness
+    recipes = [api.get_recipe(i) for i in args.ids] if args.ids else api.list_recipes()
+    inputs = staleness.stack_inputs_hash()
+    for recipe in recipes:
+        reason = staleness.why_stale(recipe, layout.results_dir(), stack_inputs=inputs)
+        if reason:
+            print(recipe.id)
+        print(f"{recipe.id}: {reason or 'up to date'}", file=sys.stderr)
+    return 0
 
 
 def _show(args) -> int:

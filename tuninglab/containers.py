@@ -164,7 +164,8 @@ class WildFlyNode(LabContainer):
     def start(self) -> "WildFlyNode":
         super().start()
         if "WFLYSRV0026" in self.tail_logs(200):
-            raise StartupError(f"WildFly started with errors\n{self.tail_logs()}")
+            raise StartupError(f"WildFly ({self.role}) started with errors; the end of its log:\n"
+                               f"{self.tail_logs()}")
         return self
 
     def management_url(self) -> str:

@@ -100,16 +100,21 @@ def load_metrics(summary: dict) -> dict:
     }
 
 
+class SmokeTestFailed(RuntimeError):
+    """The application does not answer every transaction type correctly: nothing can be measured."""
+
+
 def smoke_test(loadgen, rounds: int = 2, target: str = "app") -> dict:
     """Every transaction type runs `rounds` times in turn and checks out (the NewOrder just
     created is found again by OrderStatus): the stack answers correctly before anything is
     measured. A fixed sequence, not a timed load, so a slow machine cannot make it flaky."""
     spec = LoadSpec(mix=SMOKE_MIX, model="smoke", lines=5, bulk_rows=200, target=target)
     env = {**spec.k6_env(0, 1), "ROUNDS": str(rounds)}
-    metrics = load_metrics(loadgen.k6_run(SCRIPT, env, "/tmp/summary-smoke.json"))
+    # One summary file per target: smoke tests of several nodes run at the same time.
+    metrics = load_metrics(loadgen.k6_run(SCRIPT, env, f"/tmp/summary-smoke-{target}.json"))
     missing = [name for name in SMOKE_MIX if metrics["transactions"].get(name, {}).get("count", 0) == 0]
     if metrics["failed"] or missing:
-        raise RuntimeError(
+        raise SmokeTestFailed(
             f"the app on {target} does not answer correctly: {metrics['failed']} failed request(s) "
             f"({metrics['fail_reasons']}), transaction types that never succeeded: "
             f"{', '.join(missing) or 'none'}")

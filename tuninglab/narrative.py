@@ -18,11 +18,11 @@ def introduction(recipe: Recipe, profile: str) -> str:
     from .changes import kind_for  # the kind describes its own setting
 
     kind = kind_for(recipe)
-    plan = compile_plan(recipe, per_node=kind.per_node)
+    prof = recipe.profile(profile)
+    plan = compile_plan(recipe, per_node=kind.per_node, points=prof.points)
     kind.bind(plan.arms)
     src = recipe.source
     where = ", ".join(x for x in (src.section and f"section {src.section}", src.table) if x)
-    prof = recipe.profile(profile)
     lines = [f"# {recipe.title}", "", recipe.summary, "",
              f"**Source** ({DOCUMENT_NAMES[src.document]}{', ' + where if where else ''}): "
              f"{src.claim}", "", "**Arms** (each on its own warm application-server node)"
@@ -38,6 +38,8 @@ def introduction(recipe: Recipe, profile: str) -> str:
               f"**Profile `{profile}`**: {prof.blocks} block(s), each running every arm once "
               f"({prof.settle_s} s settling, then {prof.window_s} s measured); the primary metric "
               f"is `{recipe.metrics.primary}`."]
+    if prof.points == "ends" and (recipe.sweep or recipe.load_levels):
+        lines += ["", "*This profile measures only the ends of the curve (and its reference).*"]
     if profile == "quick":
         lines += ["", "*The quick profile proves the recipe runs end to end (the change applied "
                       "and read back, every arm measured, every trial valid); its numbers support "

@@ -104,12 +104,18 @@ class Plan:
                 "arms": [a.as_dict() for a in self.arms]}
 
 
-def compile_plan(recipe: Recipe, *, per_node: bool) -> Plan:
+def compile_plan(recipe: Recipe, *, per_node: bool, points: str = "all") -> Plan:
     """The arms of a recipe. ``per_node`` says whether its change kind needs one
-    application-server node per change level (see the module docstring)."""
+    application-server node per change level (see the module docstring); ``points="ends"``
+    keeps only the ends (and the reference) of a sweep and of load levels (the CI profile)."""
     levels = _change_levels(recipe)
     loads = recipe.load_levels
     load_values = loads.values if loads else (None,)
+    if points == "ends":
+        reference = _text(recipe.sweep.reference) if recipe.sweep else None
+        levels = [lv for i, lv in enumerate(levels)
+                  if i in (0, len(levels) - 1) or lv[0] == reference]
+        load_values = tuple(v for i, v in enumerate(load_values) if i in (0, len(load_values) - 1))
     arms = []
     for level, value in levels:
         for load in load_values:
@@ -123,7 +129,7 @@ def compile_plan(recipe: Recipe, *, per_node: bool) -> Plan:
     plan = Plan(kind=kind, arms=tuple(arms),
                 change_levels=tuple(lvl for lvl, _ in levels if lvl is not None),
                 load_key=loads.key if loads else None,
-                load_values=tuple(loads.values) if loads else ())
+                load_values=tuple(load_values) if loads else ())
     side_by_side = per_node and kind in (AB, AB_BY_LOAD)
     slots = ([tuple(a.id for a in plan.arms_at_load(load)) for load in (plan.load_values or (None,))]
              if side_by_side else [(a.id,) for a in arms])

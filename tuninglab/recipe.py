@@ -217,6 +217,8 @@ class Profile:
     compile_max_s: int
     plateau_max_s: int
     max_retries: int
+    points: str = "all"  # "ends": only a sweep's (and load levels') ends and reference
+    interference: str = "enforce"  # "record": disturbances noted, trials not re-run
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ between the cores from one second to the next. A node boots and warms with every
 engine and no quota (``widen``), then measures under its own limits (``restore``); its JVM is
 told how many CPUs those limits give it (-XX:ActiveProcessorCount), so the JVM's and WildFly's
 own sizing (collector threads, io threads, task threads) follow the measurement limits, not the
-boot.
+boot. A node stays wide after it starts (its smoke test and configuration run at full speed)
+until someone calls ``restore``; the engine checks every node's limits before every trial.
 """
 from __future__ import annotations
 
@@ -217,7 +218,7 @@ class Stack:
         node = WildFlyNode()
         node.on(self.network, name)
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
-        # applied with restore() once it runs. Memory is capped from the start.
+        # applied with restore(). Memory is capped from the start.
         node.with_name(f"tl-{self.network.name[:8]}-{name}-{int(time.time() * 1000) % 100000}")
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
@@ -250,7 +251,6 @@ class Stack:
             client = ManagementClient(container.management_url())
             client.wait_running()
             self._management[name] = client
-            self.restore(name)
 
 
 def _engine_is_local() -> bool:

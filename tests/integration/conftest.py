@@ -3,7 +3,7 @@
 import docker
 import pytest
 
-from tuninglab.stack import Stack, StackConfig
+from tuninglab.stack import NodeConfig, Stack, StackConfig
 
 pytestmark = pytest.mark.docker
 
@@ -15,9 +15,11 @@ def client():
 
 @pytest.fixture(scope="module")
 def stack():
-    """One stack per test module: app server on core 1, database and k6 on core 0."""
-    with Stack(StackConfig(app_cpuset="1", db_cpuset="0", loadgen_cpuset="0"),
+    """One stack per test module: one app-server node "app" (half a core on core 1), the
+    database and k6 on core 0."""
+    with Stack(StackConfig(db_cpuset="0", loadgen_cpuset="0"), nodes={"app": NodeConfig()},
                progress=lambda line: print(line, flush=True)) as s:
+        s.restore("app")  # a node boots wide; the measurement limits apply from here
         yield s
 
 

@@ -39,7 +39,8 @@ def _containers_of(client, pid):
 
 def test_ctrl_c_during_a_trial_removes_everything(client, tmp_path):
     process = _start_run(tmp_path)
-    _wait_for(process, "trial 1/")
+    _wait_for(process, "checks passed")
+    time.sleep(2)  # the quick profile has no warm-up: the first trial's load is running
     assert _containers_of(client, process.pid), "the run should have containers by now"
     process.send_signal(signal.SIGINT)
     output = process.communicate(timeout=120)[0]

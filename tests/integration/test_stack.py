@@ -5,6 +5,7 @@ import pytest
 
 from tuninglab import load
 from tuninglab.load import LoadSpec, load_metrics
+from tuninglab.stack import NodeConfig
 
 from .conftest import run_labels
 
@@ -12,9 +13,9 @@ ALL_TRANSACTIONS = dict(load.SMOKE_MIX)
 
 
 def test_pinning_and_private_publishing(stack):
-    for node, cpus in ((stack.app, "1"), (stack.db, "0"), (stack.loadgen, "0")):
-        host_config = node.get_wrapped_container().attrs["HostConfig"]
-        assert host_config["CpusetCpus"] == cpus
+    assert stack.limits_of("app") == {"cpuset": "1", "cpus": 0.5, "memory": 2 * 1024 ** 3}
+    for node in (stack.db, stack.loadgen):
+        assert node.get_wrapped_container().attrs["HostConfig"]["CpusetCpus"] == "0"
     ports = stack.app.get_wrapped_container().attrs["NetworkSettings"]["Ports"]
     bindings = [b for published in ports.values() if published for b in published]
     assert bindings, "the management port must be published for the library"
@@ -23,6 +24,22 @@ def test_pinning_and_private_publishing(stack):
     for node in (stack.db, stack.loadgen):
         published = node.get_wrapped_container().attrs["NetworkSettings"]["Ports"] or {}
         assert not any(published.values()), f"{node.role} must publish nothing"
+
+
+def test_a_node_widens_for_its_warm_up_and_returns_to_its_limits(stack):
+    stack.widen("app")
+    try:
+        wide = stack.limits_of("app")
+        assert wide["cpuset"] == stack.engine_cpuset() and wide["cpus"] is None
+    finally:
+        stack.restore("app")
+    assert stack.limits_of("app")["cpus"] == 0.5 and stack.limits_of("app")["cpuset"] == "1"
+
+
+def test_the_jvm_sees_the_processors_of_its_limits(stack):
+    flags = stack.management.read_attribute(
+        [("core-service", "platform-mbean"), ("type", "runtime")], "input-arguments")
+    assert "-XX:ActiveProcessorCount=1" in flags
 
 
 def test_thirty_seconds_of_the_mix_without_errors(stack):
@@ -45,7 +62,7 @@ def test_neworder_is_found_again_by_orderstatus(stack):
 
 def test_nothing_is_left_after_the_stack_closes(client):
     from tuninglab.stack import Stack
-    with Stack(progress=lambda line: None) as s:
+    with Stack(progress=lambda line: None, nodes={"app": NodeConfig()}) as s:
         run_id = s.scope.run_id
         assert run_labels(client, run_id), "the running stack must be labelled"
     assert run_labels(client, run_id) == []

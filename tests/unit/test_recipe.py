@@ -203,7 +203,7 @@ def test_every_recipe_in_the_repository_is_valid():
         ("blocks = 6", "blocks = 0", "profiles.full.blocks: 0; allowed: an integer >= 1 and <= 200"),
         ("blocks = 6", "pairs = 5",
          "profiles.full.pairs: unknown key; allowed keys: blocks, window_s, settle_s, "
-         "compile_max_s, plateau_max_s, max_retries"),
+         "compile_max_s, plateau_max_s, points, interference, max_retries"),
         ("[profiles.full]", "[profiles.slow]",
          "profiles.slow: unknown key; allowed keys: quick, full"),
         ('expected = "better"', 'expected = "faster"',

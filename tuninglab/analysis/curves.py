@@ -59,12 +59,15 @@ def curve_points(trials: list[dict], arms: list[Arm], metric: str, confidence: f
 
 def find_knee(points: list[dict], comparisons: dict[str, dict], cheaper: str) -> str | None:
     """The cheapest usable point whose paired interval against the best contains zero (the
-    best itself qualifies). ``comparisons`` maps arm id -> comparison with the best."""
+    best itself qualifies). ``comparisons`` maps arm id -> comparison with the best. With a
+    single block nothing can be compared, and only the best qualifies."""
     usable = [p for p in points if not p["failed"] and p["mean"] is not None]
     ordered = usable if cheaper == "lower" else list(reversed(usable))
     for point in ordered:
         c = comparisons.get(point["arm"])
-        if c is None or c["verdict"] == stats.NO_CHANGE or c.get("is_best"):
+        # A point without a comparison (fewer than two blocks) is not "within noise": it is
+        # unknown, and an unknown point must not become the recommendation.
+        if c is not None and (c.get("is_best") or c["verdict"] == stats.NO_CHANGE):
             return point["arm"]
     return None
 

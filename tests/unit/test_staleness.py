@@ -1,0 +1,74 @@
+"""staleness.py: a publishing run re-measures what changed since the published result, and
+nothing else."""
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+
+from test_store import START, make_result
+
+from tuninglab import layout, staleness
+from tuninglab.recipe import find_recipe, load_recipe, recipe_hash
+from tuninglab.store import write_result
+
+INPUTS = "f" * 64
+
+
+def _recipe_copy(tmp_path):
+    folder = tmp_path / "recipes" / "method" / "aa-noise"
+    shutil.copytree(find_recipe(layout.recipes_dir(), "aa-noise").folder, folder)
+    shutil.copytree(layout.workloads_dir(), tmp_path / "workloads")
+    return load_recipe(folder)
+
+
+def _published(recipe, results, minutes=0, **prov):
+    provenance = {"started": (START + timedelta(minutes=minutes)).isoformat(), "host": "lab",
+                  "git_dirty": False, "recipe_hash": recipe_hash(recipe),
+                  "stack_inputs": INPUTS, "versions": {"tuninglab": "9.9"}, **prov}
+    write_result(make_result(recipe=recipe.id, provenance=provenance), results)
+
+
+def _why(recipe, results):
+    return staleness.why_stale(recipe, results, stack_inputs=INPUTS, version="9.9")
+
+
+def test_an_unchanged_recipe_is_up_to_date(tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    _published(recipe, tmp_path / "results")
+    assert _why(recipe, tmp_path / "results") is None
+
+
+def test_each_input_makes_it_stale(tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    assert _why(recipe, results) == "no published result"
+    _published(recipe, results, stack_inputs="0" * 64)
+    assert "stack's inputs changed" in _why(recipe, results)
+    _published(recipe, results, minutes=1, versions={"tuninglab": "9.8"})
+    assert _why(recipe, results) == "the library changed (9.8 -> 9.9)"
+    _published(recipe, results, minutes=2)
+    assert _why(recipe, results) is None
+    (recipe.folder / "recipe.toml").write_text(
+        (recipe.folder / "recipe.toml").read_text() + "\n# edited\n")
+    assert _why(recipe, results) == "the recipe changed"
+
+
+def test_dirty_and_quick_results_do_not_count(tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    _published(recipe, results, git_dirty=True)
+    write_result(make_result(recipe=recipe.id, profile="quick", provenance={
+        "started": (START + timedelta(minutes=5)).isoformat(), "host": "lab",
+        "git_dirty": False}), results)
+    assert _why(recipe, results) == "no published result"
+
+
+def test_the_stack_inputs_hash_follows_the_files(tmp_path):
+    (tmp_path / "workloads").mkdir()
+    (tmp_path / "workloads" / "mix.js").write_text("a")
+    first = staleness.stack_inputs_hash(tmp_path)
+    (tmp_path / "workloads" / "mix.js").write_text("b")
+    assert staleness.stack_inputs_hash(tmp_path) != first
+    (tmp_path / "workloads" / ".mix.js.swp").write_text("editor")
+    (tmp_path / "workloads" / "mix.js").write_text("a")
+    assert staleness.stack_inputs_hash(tmp_path) == first

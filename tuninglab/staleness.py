@@ -1,0 +1,76 @@
+"""Which recipes a publishing run must measure again, and why.
+
+A published result stays valid while the three things it was measured with are unchanged:
+the recipe folder (``recipe_hash``), the stack's inputs (what the images, the app and the
+workload are built from: ``stack_inputs_hash``) and the library that ran it (its version).
+Image ids cannot serve: the base image is built with debootstrap, so the same inputs give a
+different id on every machine.
+"""
+from __future__ import annotations
+
+import hashlib
+from importlib import metadata
+from pathlib import Path
+
+from . import layout
+from .recipe import Recipe, recipe_hash
+from .store import ResultError, list_results, load_result
+
+__all__ = ["STACK_INPUTS", "stack_inputs_hash", "library_version", "why_stale"]
+
+# Repository paths the images, the app and the workload are built from (scripts/setup.sh).
+STACK_INPUTS = ("images", "apps/orderentry/pom.xml", "apps/orderentry/src", "workloads",
+                "scripts/lib/versions.sh")
+
+
+def stack_inputs_hash(root: Path | None = None) -> str:
+    """sha256 over the files of STACK_INPUTS (path and content, in path order)."""
+    root = Path(root or layout.REPO_ROOT)
+    digest = hashlib.sha256()
+    for top in STACK_INPUTS:
+        base = root / top
+        files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base]
+        for path in files:
+            if not path.is_file() or any(part.startswith(".") or part == "__pycache__"
+                                         for part in path.relative_to(root).parts):
+                continue
+            content = path.read_bytes()
+            digest.update(f"{path.relative_to(root).as_posix()}\0{len(content)}\0".encode())
+            digest.update(content)
+    return digest.hexdigest()
+
+
+def library_version() -> str:
+    try:
+        return metadata.version("tuninglab")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = None,
+              version: str | None = None) -> str | None:
+    """None when the newest publishable result still describes this recipe; else the reason."""
+    newest = None
+    for path in reversed(list_results(results_dir, recipe.id)):
+        try:
+            data = load_result(path)
+        except ResultError:
+            continue
+        prov = data.get("provenance") or {}
+        if data.get("profile") == "full" and prov.get("git_dirty") is False:
+            newest = data
+            break
+    if newest is None:
+        return "no published result"
+    prov = newest["provenance"]
+    if prov.get("recipe_hash") != recipe_hash(recipe):
+        return "the recipe changed"
+    wanted = stack_inputs or stack_inputs_hash()
+    if prov.get("stack_inputs") != wanted:
+        return ("the stack's inputs changed (images, app or workload)" if prov.get("stack_inputs")
+                else "measured before stack inputs were recorded")
+    running = version or library_version()
+    measured = (prov.get("versions") or {}).get("tuninglab")
+    if measured != running:
+        return f"the library changed ({measured} -> {running})"
+    return None
