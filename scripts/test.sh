@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README): set up, then every test in one pytest run:
 #   tests/unit         recipe format, statistics, store, engine logic (no Docker)
+#   tests/adversarial  broken recipes, change files, arguments, results: clean errors, no container
 #   tests/site         mkdocs build --strict, Vale, originality, Playwright + chromium
 #   tests/integration  the real stack: pinning, 30 s of the mix, change read-back, clean exit
 #   notebooks/         every recipe's notebook, executed by nbval in the quick profile
@@ -26,7 +27,7 @@ export TUNINGLAB_PROFILE=quick TUNINGLAB_RESULTS_DIR="$results" NO_MKDOCS_2_WARN
 export PATH="${TUNINGLAB_CACHE:-$HOME/.cache/tuninglab}/bin:$PATH"
 
 if [ "$#" -eq 0 ]; then
-  set -- tests/unit tests/site tests/integration notebooks
+  set -- tests/unit tests/adversarial tests/site tests/integration notebooks
 fi
 started=$(date +%s)
 .venv/bin/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider \

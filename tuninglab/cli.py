@@ -1,56 +1,43 @@
 """`tuninglab`: list, validate, run, show and compare recipes.
 
-Exit codes: 0 done; 2 bad input (a recipe, a profile, a result file, no engine, no image);
-3 nothing could be measured (the change did not take effect, a node did not start or failed its
-smoke test, the warm-up found no working server; nothing stored); 4 the run was invalid (stored, with its
-problems); 130 interrupted (containers removed, nothing stored).
+Exit codes (errors.EXIT_CODES): 0 done; 1 a defect of the lab (run again with --debug); 2 bad
+input (a recipe, a change file, a profile, a result file, an argument); 3 nothing could be
+measured (the change did not take effect, a node did not start or failed its smoke test, the
+warm-up found no working server; nothing stored); 4 the run was invalid (stored, with its
+problems); 5 the environment failed (no engine, an image missing, the disk full, a container
+that died); 130 interrupted (containers removed, nothing stored). No error prints a traceback
+unless --debug is given.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+import traceback
 from pathlib import Path
 
-import docker.errors
-
 from . import api, report
-from .changes.checks import ChangeNotEffective
-from .errors import DirtyTree
-from .images import ImageMissingError
+from .errors import classify
 from .recipe import RecipeError
 from .store import ResultError
-from .containers import StartupError
-from .load import SmokeTestFailed
-from .warmup import WarmUpFailed
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.handler(args)
-    except (RecipeError, ResultError, ImageMissingError, FileNotFoundError) as exc:
-        print(f"tuninglab: {exc}", file=sys.stderr)
-        return 2
-    except DirtyTree as exc:
-        print(f"tuninglab: {exc}", file=sys.stderr)
-        return 2
-    except docker.errors.DockerException as exc:
-        where = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
-        print(f"tuninglab: no Docker engine answers at {where} ({exc}); start one with: "
-              f"bash scripts/setup.sh", file=sys.stderr)
-        return 2
-    except (ChangeNotEffective, WarmUpFailed, SmokeTestFailed, StartupError) as exc:
-        print(f"tuninglab: {exc}\nnothing was measured or stored", file=sys.stderr)
-        return 3
-    except KeyboardInterrupt as exc:
-        print(f"tuninglab: interrupted ({exc or 'Ctrl-C'}); the run's containers were removed "
-              f"and no result was stored", file=sys.stderr)
-        return 130
+    except BaseException as exc:  # noqa: BLE001 - every failure ends in a message and a code
+        if isinstance(exc, SystemExit):
+            raise
+        failure = classify(exc)
+        if args.debug:
+            traceback.print_exc()
+        print(f"tuninglab: {failure.message}", file=sys.stderr)
+        return failure.exit_code
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tuninglab", description=__doc__.splitlines()[0])
+    p.add_argument("--debug", action="store_true", help="print the traceback of an error")
     sub = p.add_subparsers(required=True, metavar="command")
 
     c = sub.add_parser("list", help="list the recipes and their latest full-profile verdicts")
@@ -86,23 +73,75 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _list(args) -> int:
+    """Every recipe folder; a broken one is listed as broken, with its first problem."""
+    from . import layout
+    from .recipe import scan_recipes
     rows = [("id", "area", "change", "source", "latest full verdict")]
-    for recipe in api.list_recipes():
-        latest = api.latest_result(recipe.id, "full")
-        verdict = latest["verdict"] if latest else "not measured"
+    broken = 0
+    for folder, recipe, error in scan_recipes(layout.recipes_dir()):
+        if recipe is None:
+            broken += 1
+            rows.append((folder.name, folder.parent.name, "BROKEN", error.splitlines()[0][:70], "-"))
+            continue
+        try:
+            latest = api.latest_result(recipe.id, "full")
+            verdict = latest["verdict"] if latest else "not measured"
+        except ResultError as exc:
+            verdict = f"unreadable result ({str(exc)[:40]})"
         where = f"{recipe.source.document} {recipe.source.section or ''}".strip()
         rows.append((recipe.id, recipe.area, recipe.change.kind, where, verdict))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    if broken:
+        print(f"\n{broken} broken recipe(s): `tuninglab validate` shows every problem",
+              file=sys.stderr)
     return 0
 
 
 def _validate(args) -> int:
-    recipes = [api.get_recipe(i) for i in args.ids] if args.ids else api.list_recipes()
-    for recipe in recipes:
-        print(f"ok  {recipe.id}  ({recipe.toml_path.relative_to(recipe.repo_root)})")
+    """Every check that needs no running stack: the recipe file, every change and baseline
+    file with the run's own parser, CPUs and memory; with an engine, the images too."""
+    from . import layout, preflight
+    from .recipe import scan_recipes
+    if args.ids:
+        found = []
+        for recipe_id in args.ids:
+            try:
+                recipe = api.get_recipe(recipe_id)
+                found.append((recipe.folder, recipe, None))
+            except RecipeError as exc:
+                found.append((Path(recipe_id), None, str(exc)))
+    else:
+        found = scan_recipes(layout.recipes_dir())
+    client = _engine()
+    if client is None:
+        print("validate: no Docker engine answers: the checks against the images (JVM options, "
+              "PostgreSQL parameters, server configurations) are skipped", file=sys.stderr)
+    failed = 0
+    for folder, recipe, error in found:
+        problems = [error] if error else preflight.problems(recipe, client=client)
+        if problems:
+            failed += 1
+            print(f"FAIL  {folder.name}")
+            for line in "\n".join(problems).splitlines():
+                print(f"      {line}")
+        else:
+            print(f"ok    {recipe.id}  ({recipe.toml_path.relative_to(recipe.repo_root)})")
+    if failed:
+        raise RecipeError(f"{failed} of {len(found)} recipe(s) have problems (listed above)")
     return 0
+
+
+def _engine():
+    """A Docker client when an engine answers, else None."""
+    try:
+        import docker
+        client = docker.from_env(timeout=5)
+        client.ping()
+        return client
+    except Exception:  # noqa: BLE001 - any failure means: no engine to ask
+        return None
 
 
 def _run(args) -> int:
@@ -132,17 +171,41 @@ def _show(args) -> int:
 
 
 def _compare(args) -> int:
-    print(report.comparison(_resolve(args.a), _resolve(args.b)))
+    a, b = _resolve(args.a), _resolve(args.b)
+    if a.get("_path") and a.get("_path") == b.get("_path"):
+        print(f"tuninglab: warning: both arguments are the same result ({a['_path']})",
+              file=sys.stderr)
+    if a["recipe"] != b["recipe"]:
+        print(f"tuninglab: warning: the results are of different recipes ({a['recipe']} and "
+              f"{b['recipe']}); their numbers are not comparable", file=sys.stderr)
+    print(report.comparison(a, b))
     return 0
 
 
 def _resolve(text: str, profile: str | None = None) -> dict:
-    if Path(text).suffix == ".json" or Path(text).exists():
-        return api.load_result(text)
-    result = api.latest_result(text, profile)
+    """A result file, or the newest result of a recipe id (of a profile)."""
+    if len(text) > 1024:
+        raise ResultError(f"'{text[:40]}...': {len(text)} characters; allowed: a result file "
+                          f"or a recipe id")
+    path = Path(text)
+    if path.suffix == ".json" or path.exists():
+        if path.is_dir():
+            raise ResultError(f"{text}: is a folder; allowed: a result file "
+                              f"(results/<id>/<time>-<host>.json) or a recipe id")
+        if not path.is_file():
+            raise ResultError(f"{text}: no such result file")
+        result = api.load_result(path)
+        result["_path"] = str(path.resolve())
+        return result
+    recipe = api.get_recipe(text)  # an unknown id: RecipeError lists the known ones
+    if profile is not None:
+        recipe.profile(profile)  # an unknown profile: RecipeError lists the profiles
+    result = api.latest_result(recipe.id, profile)
     if result is None:
-        raise FileNotFoundError(f"no stored result for '{text}'"
-                                + (f" in profile {profile}" if profile else ""))
+        raise ResultError(f"no stored result of {recipe.id}"
+                          + (f" in profile {profile}" if profile else "")
+                          + f"; make one with: tuninglab run {recipe.id}"
+                          + (f" --profile {profile}" if profile else ""))
     return result
 
 

@@ -25,8 +25,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import (changes, design, layout, load, provenance, result, staleness, stats, store,
-               telemetry, warmup)
+import docker
+
+from . import (changes, design, layout, load, preflight, provenance, result, staleness, stats,
+               store, telemetry, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
@@ -68,6 +70,10 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         raise DirtyTree(f"the full profile is what the site publishes, and these inputs have "
                         f"uncommitted changes: {', '.join(code['git_dirty_paths'][:8])}; commit "
                         f"them first (or pass --allow-dirty for a run the site will not show)")
+    # Everything that can be known before a container starts: first what needs no engine,
+    # then what only the images can answer (JVM options, PostgreSQL parameters).
+    preflight.check(recipe)
+    preflight.check(recipe, client=docker.from_env())
     kind = changes.kind_for(recipe)
     plan = compile_plan(recipe, per_node=kind.per_node, points=prof.points)
     kind.bind(plan.arms)

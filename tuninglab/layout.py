@@ -23,3 +23,9 @@ def workloads_dir() -> Path:
 def results_dir() -> Path:
     override = os.environ.get("TUNINGLAB_RESULTS_DIR")
     return Path(override) if override else REPO_ROOT / "results"
+
+
+def cache_dir() -> Path:
+    """Downloads, tools and cached answers (scripts/setup.sh uses the same folder)."""
+    override = os.environ.get("TUNINGLAB_CACHE")
+    return Path(override) if override else Path.home() / ".cache" / "tuninglab"

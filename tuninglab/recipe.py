@@ -28,6 +28,7 @@ from typing import Any, Iterable, NamedTuple
 import jsonschema
 
 __all__ = [
+    "scan_recipes",
     "AREAS",
     "RECIPE_FILE",
     "SCHEMA_PATH",
@@ -261,12 +262,31 @@ class Recipe:
 
 def load_recipe(path: Path | str) -> Recipe:
     """Parse and validate one recipe; ``path`` is its folder or its recipe.toml."""
-    toml_path = _toml_path(Path(path))
-    data = _read_toml(toml_path)
-    folder = toml_path.parent.resolve()
-    _raise_if_any(toml_path, _schema_problems(data))
-    _raise_if_any(toml_path, _rule_problems(data, folder))
-    return _build_recipe(data, folder, toml_path.resolve())
+    try:
+        toml_path = _toml_path(Path(path))
+        data = _read_toml(toml_path)
+        folder = toml_path.parent.resolve()
+        _raise_if_any(toml_path, _schema_problems(data))
+        _raise_if_any(toml_path, _rule_problems(data, folder))
+        return _build_recipe(data, folder, toml_path.resolve())
+    except OSError as error:  # a name too long, no permission...
+        where = error.filename or path
+        raise RecipeError(f"{_shown(Path(str(where)))}: cannot be read: "
+                          f"{error.strerror or error}") from None
+    except RuntimeError as error:  # Path.resolve() on a symlink loop
+        raise RecipeError(f"{path}: cannot be read: {error}") from None
+
+
+def scan_recipes(root: Path | str) -> list[tuple[Path, Recipe | None, str | None]]:
+    """Every recipe folder under ``root`` with its recipe, or why it cannot be used: one
+    broken recipe does not hide the others (``list`` shows it as broken)."""
+    found = []
+    for folder in _recipe_folders(_recipes_dir(Path(root))):
+        try:
+            found.append((folder, load_recipe(folder), None))
+        except RecipeError as error:
+            found.append((folder, None, str(error)))
+    return found
 
 
 def discover_recipes(root: Path | str) -> list[Recipe]:
@@ -345,6 +365,8 @@ def _toml_path(path: Path) -> Path:
     toml_path = path / RECIPE_FILE if path.is_dir() else path
     if toml_path.name != RECIPE_FILE:
         raise RecipeError(f"{_shown(path)}: not a recipe; allowed: a folder or its {RECIPE_FILE}")
+    if toml_path.is_dir():
+        raise RecipeError(f"{_shown(toml_path)}: is a folder; allowed: a TOML file")
     if not toml_path.is_file():
         raise RecipeError(f"{_shown(toml_path)}: not found")
     return toml_path

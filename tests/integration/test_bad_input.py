@@ -16,7 +16,7 @@ def _cli(*args, **env):
 
 def test_an_engine_that_does_not_answer():
     done = _cli("run", "aa-noise", DOCKER_HOST="unix:///tmp/no-engine-here.sock")
-    assert done.returncode == 2
+    assert done.returncode == 5
     assert "no Docker engine answers at unix:///tmp/no-engine-here.sock" in done.stderr
     assert "bash scripts/setup.sh" in done.stderr
 
@@ -46,3 +46,51 @@ def test_an_unknown_transaction_name(stack):
 def test_a_scale_of_zero(stack):
     with pytest.raises(RuntimeError, match="SCALE must be >= 1"):
         load.run(stack.loadgen, LoadSpec(mix={"Ping": 1}, scale=0), 2, "bad-scale")
+
+
+# --------------------------------------------------------------------------- the images' answers
+
+
+def _copy_recipe(tmp_path, area, recipe_id):
+    """A copy of a repository recipe, with the mixes it needs, to break one thing in."""
+    import shutil
+    from tuninglab import layout
+    shutil.copytree(layout.recipes_dir() / area / recipe_id, tmp_path / "recipes" / area / recipe_id)
+    shutil.copytree(layout.workloads_dir(), tmp_path / "workloads")
+    return tmp_path / "recipes" / area / recipe_id
+
+
+def _edit(folder, name, old, new):
+    path = folder / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_the_jvm_of_the_image_judges_the_options(tmp_path, client):
+    from tuninglab import preflight
+    from tuninglab.recipe import load_recipe
+    folder = _copy_recipe(tmp_path, "method", "aa-noise")
+    _edit(folder, "recipe.toml", "[change]", '[stack]\njvm_options = "-Xmx1g -XX:+NoSuchFlagAtAll"\n\n[change]')
+    problems = preflight.problems(load_recipe(folder), client=client)
+    assert any("stack.jvm_options" in p and "NoSuchFlagAtAll" in p for p in problems), problems
+
+
+def test_the_database_image_knows_its_parameters(tmp_path, client):
+    from tuninglab import preflight
+    from tuninglab.recipe import load_recipe
+    folder = _copy_recipe(tmp_path, "thesis", "pg-synchronous-commit")
+    (folder / "change.conf").write_text("synchronous_comit = off\n")
+    problems = preflight.problems(load_recipe(folder), client=client)
+    assert any("synchronous_comit" in p and "synchronous_commit" in p for p in problems), problems
+    (folder / "change.conf").write_text("synchronous_commit = off\n")
+    assert preflight.problems(load_recipe(folder), client=client) == []
+
+
+def test_the_server_configuration_must_exist_in_the_image(tmp_path, client):
+    from tuninglab import preflight
+    from tuninglab.recipe import load_recipe
+    folder = _copy_recipe(tmp_path, "method", "aa-noise")
+    _edit(folder, "recipe.toml", "[change]", '[stack]\nserver_config = "standalone-nope.xml"\n\n[change]')
+    problems = preflight.problems(load_recipe(folder), client=client)
+    assert any("standalone-nope.xml" in p and "standalone.xml" in p for p in problems), problems
