@@ -12,10 +12,59 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["FORMAT", "build", "upgrade", "headline", "comparisons", "curves", "primary_entry",
-           "is_valid"]
+__all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "comparisons", "curves",
+           "primary_entry", "is_valid"]
 
 FORMAT = 2
+
+# Every top-level key ``build`` writes, and what it holds. docs/reference/result-format.md is
+# generated from this table (marker ``result-format``), and a unit test checks that ``build``
+# writes exactly these keys, so the reference cannot drift from the files.
+KEYS = {
+    "format": "the format version: 2 (files without it are format 1, read through `upgrade`)",
+    "recipe": "the recipe id",
+    "title": "the recipe title",
+    "profile": "`quick` (CI: no claim) or `full` (what the site publishes)",
+    "kind": "`ab`, `ab-by-load` (A/B at several load levels), `sweep` or `load` (a load curve)",
+    "verdict": "on the primary metric: `better`, `worse`, `no significant change`, or `invalid` "
+               "(no delta is reported); for a sweep, the best value against the reference",
+    "primary_metric": "the metric the verdict rests on (`throughput` or `cpu_per_tx`)",
+    "expected": "the direction the source leads us to expect: `better`, `worse`, `no-change`, "
+                "`none`",
+    "agrees_with_source": "`true` or `false`; `null` when the run is invalid or the source "
+                          "claims no direction",
+    "source": "`{document, section, table, claim, effect, curve}` from the recipe; `curve` holds "
+              "the source's points (`x`, `y`, `y_unit`, `label`, `normalize`) for a sweep's plot",
+    "change": "`{kind, description, files: {name: text}, sweep}`; `sweep` is `{name, unit, values, "
+              "reference, cheaper}` or `null`",
+    "workload": "`{mix, model, users, rate, think_time_ms, lines, note_chars, bulk_rows}`",
+    "plan": "`{kind, change_levels, load_key, load_values, slots, concurrency, arms: [{id, label, "
+            "level, value, load, node}], settings: {arm: what the arm sets}}`; `slots` lists the "
+            "arms measured in one window (side by side when `concurrency` > 1)",
+    "design": "`{method, confidence, seed, blocks: [{index, slots}], retried, unresolved, profile: "
+              "{blocks, window_s, settle_s, compile_max_s, plateau_max_s, max_retries}}`; the seed "
+              "reproduces the order of the blocks",
+    "verified": "the checks read back before measuring, by where they ran (`database`, `nodes "
+                "compared`, `preflight`, one per node): `[{what, expected, actual, ok}]`",
+    "warmup": "per node: `{node, window_s, compile_max_s, plateau_max_s, rule, steady, seconds, "
+              "windows: [{phase, seconds, throughput, error_rate, jit_busy, ...}]}`",
+    "validity": "`{valid, problems, errors, disturbed}`: problems invalidate the run; `disturbed` "
+                "counts trials measured again because of interference",
+    "analysis": "`{kind, verdict, comparisons}` for A/B (per comparison: `{baseline, variant, "
+                "load, pairs, verdict, metrics: {name: {baseline, variant, delta, ci_low, ci_high, "
+                "detectable, p_value, p_holm, n_pairs, blocks, verdict, unit, delta_kind, "
+                "higher_is_better, primary}}}`) or "
+                "`{kind, verdict, curves}` for sweeps and load curves (per curve: `points`, `best`, "
+                "`knee` or `saturation` and `latency_knee`, `against_best`, `headline`, `rule`, "
+                "`recommendation`)",
+    "trials": "every trial, used or not: `{index, block, arm, node, started, window_s, settle_s, "
+              "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
+              "transactions, telemetry, checks}`",
+    "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
+                  "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
+                  "jvm}}, placement, stack_inputs, stack_ready_s, recipe_hash, git_commit, "
+                  "git_dirty, git_dirty_paths}`",
+}
 METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "
           "them in reverse order); paired Student-t intervals over blocks on log ratios "
           "(ratio metrics) or differences (shares); secondary metrics Holm-adjusted")

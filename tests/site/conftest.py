@@ -1,4 +1,4 @@
-"""Fixtures of the site tests: publish.py, and one strict build of the site per session."""
+"""Fixtures of the site tests: one strict build of the site per session."""
 
 from __future__ import annotations
 
@@ -9,16 +9,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # sitekit, whatever the import mode
 
-from sitekit import REPO, Build, load_publish, mkdocs_build  # noqa: E402
+from sitekit import REPO, Build, mkdocs_build  # noqa: E402
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives Debian's chromium through Playwright")
-
-
-@pytest.fixture(scope="session")
-def publish():
-    return load_publish()
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,7 @@
-"""Helpers shared by the site tests: where things are, publish.py, a strict MkDocs build."""
+"""Helpers shared by the site tests: where things are and a strict MkDocs build."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -12,17 +11,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def load_publish():
-    """tuninglab/publish.py loaded from its file, as the MkDocs hook does (no package import)."""
-    name = "tuninglab_publish_under_test"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "tuninglab" / "publish.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 @dataclass

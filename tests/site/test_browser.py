@@ -184,3 +184,20 @@ def test_screenshots(context, base_url):
         page.goto(urljoin(base_url, path))
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
     page.close()
+
+
+def test_every_figure_loads(context, base_url, crawl):
+    """Each page's figures (drawn at build from stored results) load and have a size."""
+    page = context.new_page()
+    broken, seen = {}, 0
+    for url in crawl:
+        page.goto(url, wait_until="load")
+        sizes = page.eval_on_selector_all(
+            "article img[src*='figures/']", "els => els.map(e => [e.src, e.naturalWidth])")
+        seen += len(sizes)
+        bad = [src for src, width in sizes if not width]
+        if bad:
+            broken[url] = bad
+    page.close()
+    assert not broken, broken
+    assert seen, "no page shows a figure (the Results page always has its forest plot)"

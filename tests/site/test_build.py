@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sitekit import DATA, REPO, load_publish, mkdocs_build
+from sitekit import DATA, REPO, mkdocs_build
+from tuninglab.site import Site
 
 
 def test_strict_build_succeeds(build):
@@ -35,16 +36,32 @@ def _search_docs(site: Path) -> list[dict]:
 def test_result_blocks_are_searchable(site_dir):
     """Every recipe page shows its result block (measured or not) and search indexes it."""
     docs = _search_docs(site_dir)
-    pages = load_publish().Site(REPO).pages
-    assert pages, "no page carries a result marker"
-    for recipe_id, page_files in pages.items():
+    site = Site(REPO)
+    assert site.pages, "no page carries a result marker"
+    for recipe_id, page_files in site.pages.items():
         page = page_files[0].removesuffix(".md")
         text = " ".join(d["text"] for d in docs if d["location"].startswith(page + "/"))
-        measured = (REPO / "results" / recipe_id).is_dir() and any((REPO / "results" / recipe_id).glob("*.json"))
-        if not measured:
+        if site.newest(recipe_id) is None:
             assert f"tuninglab run {recipe_id} --profile full" in text, page
         else:
-            assert "Verdict:" in text or "Not measured yet" in text, page
+            assert "Raw result (JSON)" in text, page
+
+
+def test_every_marker_names_a_recipe():
+    """A page that shows the block of a recipe that does not exist is a broken page."""
+    site = Site(REPO)
+    known = {entry.id for entry in site.entries}
+    unknown = {rid: pages for rid, pages in site.pages.items() if rid not in known}
+    assert not unknown, unknown
+
+
+def test_figures_are_drawn_for_published_results(site_dir):
+    site = Site(REPO)
+    assert (site_dir / site.FOREST).is_file()
+    for entry in site.entries:
+        if site.newest(entry.id) is not None:
+            png = site_dir / site.figure_path(entry.id)
+            assert png.is_file() and png.read_bytes()[:4] == b"\x89PNG", png
 
 
 def test_results_table_lists_every_recipe(site_dir):
@@ -70,10 +87,10 @@ def fixture_site(tmp_path_factory):
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, project / name)
     shutil.copy2(REPO / "mkdocs.yml", project / "mkdocs.yml")
-    (project / "tuninglab").mkdir()
-    for name in ("publish.py", "mkdocs_hooks.py", "recipe.schema.json"):
-        if (REPO / "tuninglab" / name).is_file():
-            shutil.copy2(REPO / "tuninglab" / name, project / "tuninglab" / name)
+    # The hook imports the library (tuninglab.site); the copy is the one MkDocs imports,
+    # because `python -m mkdocs` runs from the project folder.
+    shutil.copytree(REPO / "tuninglab", project / "tuninglab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
 
     result = json.loads((DATA / "fixture-result-full.json").read_text(encoding="utf-8"))
     result["recipe"] = "datasource-max-pool-size"
@@ -110,5 +127,7 @@ def test_fixture_notebook_is_rendered_and_listed(fixture_site):
     page = fixture_site / "notebooks" / "guide" / "datasource-max-pool-size" / "index.html"
     html = page.read_text(encoding="utf-8")
     assert "data:image/png;base64," in html
+    figure = fixture_site / "figures" / "datasource-max-pool-size.png"
+    assert figure.is_file(), "the chapter's figure is drawn from the fixture result at build"
     chapter = (fixture_site / "guide" / "05-jca" / "index.html").read_text(encoding="utf-8")
     assert "Notebook: datasource-max-pool-size" in chapter  # the nav entry and the result block link

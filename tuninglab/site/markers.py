@@ -3,7 +3,8 @@ so a page can show them):
 
 - ``<!-- result: <recipe-id> -->``: the "What we measured" block of that recipe;
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
-- ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema.
+- ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
+- ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ __all__ = ["find_markers", "expand_markers"]
 
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|(?P<table>results-table)|(?P<schema>recipe-schema))\s*-->[ \t]*$"
+    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format))\s*-->[ \t]*$"
 )
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
@@ -39,6 +40,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             found.append((index, "result", match.group("id")))
         elif match.group("table"):
             found.append((index, "results-table", None))
+        elif match.group("keys"):
+            found.append((index, "result-format", None))
         else:
             found.append((index, "recipe-schema", None))
     return found
@@ -57,6 +60,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = result_block.render_marker(site, recipe_id, page)
         elif kind == "results-table":
             block = results_table.render(site, page)
+        elif kind == "result-format":
+            block = schema_doc.render_result_keys()
         else:
             block = schema_doc.render(site.schema())
         lines[index:index + 1] = ["", *block.splitlines(), ""]

@@ -1,12 +1,22 @@
-"""The recipe format reference, generated from the published JSON Schema: one table per
-object, in TOML's own notation ([source], [profiles.full], ...)."""
+"""The reference pages generated from code: the recipe format from the published JSON Schema
+(one table per object, in TOML's own notation: [source], [profiles.full], ...), and the result
+file's keys from ``result.KEYS``."""
 from __future__ import annotations
 
 import json
 
 from .text import cell, code
 
-__all__ = ["render"]
+__all__ = ["render", "render_result_keys"]
+
+
+def render_result_keys() -> str:
+    """One row per top-level key of a stored result (format 2), from ``result.KEYS``."""
+    from ..result import FORMAT, KEYS
+    lines = [f"Top-level keys of a result file (format {FORMAT}):", "",
+             "| Key | What it holds |", "|---|---|"]
+    lines += [f"| `{key}` | {cell(meaning)} |" for key, meaning in KEYS.items()]
+    return "\n".join(lines + [""])
 
 
 def render(schema: dict | None, *, schema_path: str = "tuninglab/recipe.schema.json") -> str:

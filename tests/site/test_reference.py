@@ -1,0 +1,32 @@
+"""The hand-written reference pages agree with the code they describe (the generated ones are
+checked in test_build.py and tests/unit/test_result_format.py)."""
+
+from __future__ import annotations
+
+import re
+
+from sitekit import REPO
+from tuninglab.jboss_cli import ALLOWED_OPERATIONS
+from tuninglab.recipe import profile_defaults
+
+
+def _page(name: str) -> str:
+    return (REPO / "docs" / "reference" / name).read_text(encoding="utf-8")
+
+
+def test_writing_a_recipe_names_the_operations_the_parser_accepts():
+    text = _page("writing-a-recipe.md")
+    bullet = next(p for p in text.split("\n- ") if p.startswith("WildFly settings"))
+    named = set(re.findall(r"`([a-z-]+)`", bullet))
+    assert set(ALLOWED_OPERATIONS) <= named, named
+    # what the page says to leave out must really be rejected
+    for word in ("reload", "batch"):
+        assert word in named and word not in ALLOWED_OPERATIONS
+
+
+def test_profile_keys_named_in_the_method_page_exist():
+    text = (REPO / "docs" / "method.md").read_text(encoding="utf-8")
+    keys = set().union(*(set(p) for p in profile_defaults().values()))
+    named = set(re.findall(r"`([a-z_]+_s|blocks|points|interference|max_retries)`", text))
+    assert named, "the method page names no profile key"
+    assert named <= keys, named - keys
