@@ -83,7 +83,8 @@ def test_schema_reference_rendered(site_dir):
 def fixture_site(tmp_path_factory):
     """A copy of the site with one fixture result and one fixture notebook, built strictly."""
     project = tmp_path_factory.mktemp("fixture-project")
-    for name in ("docs", "recipes", "snippets"):
+    # results/ too: pages link to the stored results their readings cite.
+    for name in ("docs", "recipes", "snippets", "results"):
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, project / name)
     shutil.copy2(REPO / "mkdocs.yml", project / "mkdocs.yml")
@@ -95,7 +96,7 @@ def fixture_site(tmp_path_factory):
     result = json.loads((DATA / "fixture-result-full.json").read_text(encoding="utf-8"))
     result["recipe"] = "datasource-max-pool-size"
     out = project / "results" / "datasource-max-pool-size" / "20300101T000000Z-fixture-host.json"
-    out.parent.mkdir(parents=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result), encoding="utf-8")
 
     notebook = project / "notebooks" / "guide" / "datasource-max-pool-size.ipynb"
