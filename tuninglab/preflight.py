@@ -77,10 +77,12 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
     nodes = {}
     for arm in plan.arms:
         try:
-            found += _arm_files(kind, arm, where)
+            _parse_change(kind, arm)
             nodes[arm.id] = _node(recipe, kind, arm)
         except (ValueError, RecipeError) as error:
-            found.append(f"{where}: change ({arm.label}): {error}")
+            # An A/B recipe's arms parse one file: say it once. A sweep's value may be the cause.
+            label = f" ({arm.label})" if arm.value is not None else ""
+            found.append(f"{where}: change{label}: {error}")
     cpus = _machine_cpus(client)
     options_by_arm = {}
     for arm_id, node in nodes.items():
@@ -135,12 +137,11 @@ def _baseline_files(recipe) -> list[str]:
     return found
 
 
-def _arm_files(kind, arm, where) -> list[str]:
-    """The arm's change parsed by the kind itself: what the run would apply."""
+def _parse_change(kind, arm) -> None:
+    """The arm's change parsed by the kind itself, as the run would parse it (raises)."""
     kind.operations(arm)
     if hasattr(kind, "settings") and kind.applies(arm):
         kind.settings(arm)
-    return []
 
 
 def _node(recipe, kind, arm) -> dict:
