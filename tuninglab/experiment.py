@@ -144,9 +144,12 @@ def _warm_up(stack: Stack, plan: Plan, spec: load.LoadSpec, prof, say, rng) -> d
         records[node] = warmup.warm_up(stack, node, spec.at(node),
                                        compile_max_s=prof.compile_max_s,
                                        plateau_max_s=prof.plateau_max_s, say=say)
-        if prof.compile_max_s or prof.plateau_max_s:
+        if prof.plateau_max_s:
             say(f"warm-up {node}: {'steady' if records[node]['steady'] else 'NOT steady'} after "
                 f"{records[node]['seconds']:.0f} s")
+        elif prof.compile_max_s:
+            say(f"warm-up {node}: {records[node]['seconds']:.0f} s of compiling; this profile "
+                f"does not wait for a plateau")
     return records
 
 
@@ -208,13 +211,13 @@ class _Run:
         after = {a.id: telemetry.snapshot(stack, a.node, self.recipe.metrics.runtime) for a in arms}
         self.clock.done(time.monotonic() - began)
         return [self._trial(block, arm, started, checks[arm.id], summaries[arm.id],
-                            before[arm.id], after[arm.id]) for arm in arms]
+                            before[arm.id], after[arm.id], len(arms)) for arm in arms]
 
-    def _trial(self, block, arm, started, checks, summary, before, after) -> dict:
+    def _trial(self, block, arm, started, checks, summary, before, after, shared_by) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
         numbers = load.load_metrics(summary)
         ok = numbers["requests"] - numbers["failed"]
-        window = telemetry.window(stack, arm.node, before, after, ok, prof.window_s)
+        window = telemetry.window(stack, arm.node, before, after, ok, prof.window_s, shared_by)
         errors = trial_errors(self.recipe, numbers)
         disturbances = trial_disturbances(self.recipe, window)
         # The CI profile records interference but does not re-run for it: its numbers support

@@ -116,7 +116,7 @@ def _warmup_lines(result: dict) -> list[str]:
         windows = w.get("windows") or []
         if not windows:
             continue
-        out.append(f"warm-up {node}: {'steady' if w.get('steady') else 'not steady'} after "
+        out.append(f"warm-up {node}: {results.warmup_state(w)} after "
                    f"{sum(x['seconds'] for x in windows):.0f} s ({len(windows)} windows, last "
                    f"{windows[-1]['throughput']:,.0f} tx/s)")
     return out

@@ -13,15 +13,23 @@ from __future__ import annotations
 import math
 
 __all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "comparisons", "curves",
-           "primary_entry", "is_valid"]
+           "primary_entry", "is_valid", "warmup_state"]
 
-FORMAT = 2
+FORMAT = 3
+
+# The metrics a window shared by several arms cannot split between them: the database and the
+# load generator serve every arm of a side-by-side slot at once. Format 2 divided the shared
+# database's CPU by each arm's own transactions, so that its delta only mirrored the throughput
+# ratio; format 3 records it only for an arm that had the database to itself.
+SHARED_WINDOW_METRICS = ("db_cpu_per_tx",)
 
 # Every top-level key ``build`` writes, and what it holds. docs/reference/result-format.md is
 # generated from this table (marker ``result-format``), and a unit test checks that ``build``
 # writes exactly these keys, so the reference cannot drift from the files.
 KEYS = {
-    "format": "the format version: 2 (files without it are format 1, read through `upgrade`)",
+    "format": "the format version: 3 (older files are read through `upgrade`: files without it "
+              "are format 1; format 2 kept `db_cpu_per_tx` for arms measured side by side, "
+              "where the shared database's CPU cannot be split between the arms)",
     "recipe": "the recipe id",
     "title": "the recipe title",
     "profile": "`quick` (CI: no claim) or `full` (what the site publishes)",
@@ -114,9 +122,35 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
 
 
 def upgrade(result: dict) -> dict:
-    """A stored result in the current shape (format 1 gains plan, design, analysis)."""
-    if result.get("format", 1) >= 2:
+    """A stored result in the current shape. The stored dict is not changed."""
+    fmt = result.get("format", 1)
+    if fmt < 2:
+        result = _from_format_1(result)
+    if fmt < 3:
+        result = _without_shared_window_metrics(result)
+    return result
+
+
+def _without_shared_window_metrics(result: dict) -> dict:
+    """Format 2 → 3: drop the metrics of SHARED_WINDOW_METRICS where arms shared a window."""
+    if (result.get("plan") or {}).get("concurrency", 1) <= 1:
         return result
+    out = dict(result)
+
+    def strip(metrics: dict) -> dict:
+        return {k: v for k, v in (metrics or {}).items() if k not in SHARED_WINDOW_METRICS}
+
+    out["trials"] = [{**t, "metrics": strip(t.get("metrics"))} for t in result.get("trials", [])]
+    analysis = dict(result.get("analysis") or {})
+    if analysis.get("comparisons"):
+        analysis["comparisons"] = [{**c, "metrics": strip(c.get("metrics"))}
+                                   for c in analysis["comparisons"]]
+    out["analysis"] = analysis
+    return out
+
+
+def _from_format_1(result: dict) -> dict:
+    """Format 1 → 2: plan, design and analysis from the flat A/B record."""
     out = dict(result)
     method = result.get("method") or {}
     order = method.get("order") or [t.get("arm") for t in result.get("trials", [])]
@@ -156,6 +190,14 @@ def upgrade(result: dict) -> dict:
                                          for x, e in zip(warm.get("throughput", []),
                                                          warm.get("error_rate", []))]}} if warm else {}
     return out
+
+
+def warmup_state(warmup: dict) -> str:
+    """How a node's warm-up ended: `steady`, `not steady`, or `no plateau check` (the CI
+    profile compiles for one window and does not wait for a plateau)."""
+    if warmup.get("plateau_max_s") == 0:
+        return "no plateau check"
+    return "steady" if warmup.get("steady") else "not steady"
 
 
 def is_valid(result: dict) -> bool:

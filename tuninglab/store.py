@@ -33,12 +33,15 @@ __all__ = [
     "latest_result",
 ]
 
-# Keys every stored result has, by format (format 1: two arms, before 2026-11-24).
+# Keys every stored result has, by format (format 1: two arms, before 2026-11-24; result.py
+# says what each later format added).
+_PLANNED = ("recipe", "profile", "verdict", "kind", "plan", "analysis", "trials", "provenance")
 REQUIRED_KEYS_BY_FORMAT = {
     1: ("recipe", "profile", "verdict", "metrics", "trials", "provenance"),
-    2: ("recipe", "profile", "verdict", "kind", "plan", "analysis", "trials", "provenance"),
+    2: _PLANNED,
+    3: _PLANNED,
 }
-REQUIRED_KEYS = REQUIRED_KEYS_BY_FORMAT[2]
+REQUIRED_KEYS = _PLANNED
 REQUIRED_PROVENANCE_KEYS = ("started", "host")
 
 _STAMP_FORMAT = "%Y%m%dT%H%M%SZ"

@@ -39,11 +39,14 @@ def snapshot(stack, node: str, runtime: tuple[str, ...]) -> dict:
     return snap
 
 
-def window(stack, node: str, before: dict, after: dict, transactions: int, load_s: float) -> dict:
+def window(stack, node: str, before: dict, after: dict, transactions: int, load_s: float,
+           shared_by: int = 1) -> dict:
     """Derived telemetry of one window; CPU per transaction in milliseconds.
 
     The snapshots bracket the whole k6 run, which includes about 0.1 s of k6 start-up without
     load; utilisation and GC share are taken over ``load_s``, the seconds the load ran.
+    ``shared_by`` arms measured side by side share the database and the load generator: their
+    CPU is the window's total, and the database's CPU per transaction of one arm is not known.
     """
     cpu = {role: after["cpu_s"][role] - before["cpu_s"][role] for role in after["cpu_s"]}
     node_config = stack.node_configs[node]
@@ -67,7 +70,9 @@ def window(stack, node: str, before: dict, after: dict, transactions: int, load_
         "gc": {"count": after["gc"]["count"] - before["gc"]["count"], "time_ms": gc_ms,
                "collectors": after["gc"]["collectors"]},
         "cpu_per_tx_ms": cpu[node] * 1000 / transactions if transactions else None,
-        "db_cpu_per_tx_ms": cpu["db"] * 1000 / transactions if transactions else None,
+        "db_cpu_per_tx_ms": cpu["db"] * 1000 / transactions if transactions and shared_by == 1
+        else None,
+        "shared_by": shared_by,
         "gc_time_share": gc_ms / (load_s * 1000) if load_s > 0 else None,
     }
     if "datasource-pool" in after:

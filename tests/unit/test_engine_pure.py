@@ -301,3 +301,39 @@ def test_report_puts_problems_first():
               "trials": [], "change": {"description": "d"}, "verified": {}}
     text = report.summary(result)
     assert text.index("INVALID MEASUREMENT") < text.index("source expected")
+
+
+# --------------------------------------------------------------------------- telemetry
+
+
+class _Meter:
+    def memory(self) -> dict:
+        return {"memory_bytes": 1, "memory_peak_bytes": 1}
+
+
+class _Stack:
+    """What telemetry.window reads of a stack: two nodes on half a CPU each."""
+
+    def __init__(self):
+        from types import SimpleNamespace
+        self.config = SimpleNamespace(db_cpuset="0", loadgen_cpuset="0", shared_cpus={0})
+        self.node_configs = {n: SimpleNamespace(cpus=0.5, cpuset="1")
+                             for n in ("app-baseline", "app-variant")}
+        self.nodes = dict.fromkeys(self.node_configs)
+
+    def meter(self, role):
+        return _Meter()
+
+
+def _snapshot(t: float, cpu: float) -> dict:
+    return {"t": t, "host": None, "gc": {"time_ms": 0, "count": 0, "collectors": []},
+            "cpu_s": {"db": cpu, "loadgen": cpu, "app-baseline": cpu, "app-variant": cpu}}
+
+
+@pytest.mark.parametrize("shared_by, expected", [(1, 200.0), (2, None)])
+def test_database_cpu_per_transaction_only_when_the_arm_had_the_database_to_itself(shared_by, expected):
+    from tuninglab import telemetry
+    window = telemetry.window(_Stack(), "app-baseline", _snapshot(0, 0.0), _snapshot(10, 2.0),
+                              transactions=10, load_s=10, shared_by=shared_by)
+    assert window["db_cpu_per_tx_ms"] == expected
+    assert window["cpu_per_tx_ms"] == 200.0  # the node's own CPU is its own either way

@@ -58,3 +58,25 @@ def test_a_format_1_file_reads_in_the_current_shape():
     assert new["trials"][0]["block"] == 0 and new["trials"][0]["used"] is True
     assert new["warmup"]["app"]["windows"][1]["throughput"] == 2.0
     assert "format" not in old or old["format"] == 1  # the stored dict is not changed
+
+
+def _format_2(concurrency: int) -> dict:
+    metrics = {"throughput": {"delta": 0.4, "primary": True},
+               "db_cpu_per_tx": {"delta": -0.29, "verdict": "better"}}
+    return {"format": 2, "plan": {"kind": "ab", "concurrency": concurrency, "arms": []},
+            "analysis": {"kind": "ab", "comparisons": [{"metrics": metrics}]},
+            "trials": [{"arm": "baseline", "metrics": {"throughput": 24.5, "db_cpu_per_tx": 10.0}}]}
+
+
+def test_format_2_side_by_side_loses_the_database_cpu_it_could_not_split():
+    old = _format_2(concurrency=2)
+    new = result.upgrade(old)
+    assert "db_cpu_per_tx" not in result.comparisons(new)[0]["metrics"]
+    assert "db_cpu_per_tx" not in new["trials"][0]["metrics"]
+    assert result.comparisons(new)[0]["metrics"]["throughput"]["delta"] == 0.4
+    assert "db_cpu_per_tx" in old["trials"][0]["metrics"]  # the stored dict is not changed
+
+
+def test_format_2_with_the_database_to_itself_keeps_it():
+    new = result.upgrade(_format_2(concurrency=1))
+    assert result.comparisons(new)[0]["metrics"]["db_cpu_per_tx"]["delta"] == -0.29

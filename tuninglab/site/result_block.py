@@ -140,7 +140,8 @@ def _warmup_text(result: dict) -> str:
     for node, w in (result.get("warmup") or {}).items():
         seconds = sum(x.get("seconds") or 0 for x in w.get("windows", []))
         if seconds:
-            parts.append(f"{node} {'steady' if w.get('steady') else 'NOT steady'} after "
+            state = results.warmup_state(w)
+            parts.append(f"{node} {'NOT steady' if state == 'not steady' else state} after "
                          f"{seconds:.0f} s")
     return "; ".join(parts)
 
