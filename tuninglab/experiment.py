@@ -2,24 +2,25 @@
 
 The stages, each in its own module:
 
-1. ``plan.compile_plan``: the arms (A/B is the two-arm case) and the node each arm runs on;
-2. ``stack.Stack``: the containers, one application-server node per change level when the
-   change lives in the application server;
-3. ``changes``: every node configured once, read back, and the nodes' models compared;
-4. ``warmup``: every node brought to its plateau, one at a time (the others idle);
-5. ``design.blocks``: slots in randomized mirrored blocks; a slot is one arm, or the arms a
-   plan measures side by side in the same window. Before each slot its arms' settings are
-   read back (or switched, for in-place kinds), the load settles, then the measured window
-   runs with telemetry at its edges. A trial disturbed by the machine sends its block back to
-   the queue (up to ``max_retries``);
-6. ``analysis.analyse``: comparisons or curves; ``result.build``: the stored record.
+1. ``plan.compile_plan``: the arms (A/B is the two-arm case), the layout (a crossover of two
+   nodes, one shared node, or a node per level) and how the change switches;
+2. ``design.blocks``: slots in randomized mirrored blocks, and a crossover's periods;
+3. ``stack.Stack``: the containers, with the application-server nodes of the layout;
+4. ``changes``: every node configured for its first arm, read back, and the nodes' models
+   compared;
+5. ``warmup``: every node brought to its plateau (nodes measured side by side warm together);
+6. the trial loop (``_Run``): before each period ``swaps`` puts the arms on their nodes (a
+   reload or fresh JVMs when the change needs them), before each slot the arms' settings are
+   switched where they switch in place and read back everywhere, the load settles, then the
+   measured window runs with telemetry at its edges. A trial disturbed by the machine sends
+   its block back to the queue (up to ``max_retries``);
+7. ``analysis.analyse``: comparisons or curves; ``result.build``: the stored record.
 
 A setting that does not read back raises ChangeNotEffective, and nothing is stored.
 """
 from __future__ import annotations
 
 import random
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,11 +34,13 @@ from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_
 from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
 from .errors import DirtyTree
-from .plan import AB, AB_BY_LOAD, Arm, Plan, compile_plan
+from .plan import AB, AB_BY_LOAD, CROSSOVER, Arm, Plan, compile_plan
 from .recipe import Recipe, recipe_hash
 from .stack import NodeConfig, Stack, StackConfig
+from .swaps import switcher_for
+from .together import together
 
-__all__ = ["Progress", "run_recipe", "node_config", "stack_config"]
+__all__ = ["Progress", "run_recipe", "node_config", "stack_config", "period_blocks"]
 
 Progress = Callable[[str], None]
 TRIAL_OVERHEAD_S = 1.5  # checks, k6 start-up and telemetry per trial, for time estimates
@@ -55,6 +58,16 @@ def node_config(recipe: Recipe, share: int = 1) -> NodeConfig:
     cpus = s.app_cpus / share if s.app_cpus else None
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
                       jvm_options=s.jvm_options, server_config=s.server_config)
+
+
+def period_blocks(plan: Plan, prof) -> int | None:
+    """Blocks per period of a crossover (None without periods): every block swaps at runtime;
+    a reload or a restart divides the blocks into ``prof.periods`` periods."""
+    if plan.layout != CROSSOVER:
+        return None
+    if plan.switch == "runtime":
+        return 1
+    return max(1, -(-prof.blocks // max(1, prof.periods)))
 
 
 def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = print,
@@ -75,30 +88,32 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     preflight.check(recipe)
     preflight.check(recipe, client=docker.from_env())
     kind = changes.kind_for(recipe)
-    plan = compile_plan(recipe, per_node=kind.per_node, points=prof.points)
+    plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
     kind.bind(plan.arms)
     seed = design.new_seed()
-    blocks = design.blocks(plan.slots, prof.blocks, seed)
+    blocks = design.blocks(plan.slots, prof.blocks, seed, period_blocks=period_blocks(plan, prof))
     clock = _Clock(len(blocks) * len(plan.slots), prof.settle_s + prof.window_s + TRIAL_OVERHEAD_S)
     say = lambda text: progress(f"[{clock.stamp()}] {text}")  # noqa: E731
     started = datetime.now(timezone.utc)
-    say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms on {len(plan.nodes)} node(s), "
+    say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms, {_layout_text(plan, blocks)}; "
         f"{prof.blocks} blocks of {prof.settle_s} s settling + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
     base = node_config(recipe, share=plan.concurrency)
-    configs = {node: kind.node_config(base, plan.arms_of_node(node)[0]) for node in plan.nodes}
+    first = _arms_by_node(plan, blocks[0])
+    configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
     with Stack(stack_config(recipe), progress=say, nodes=configs) as stack:
-        verified, states = _configure_and_verify(stack, recipe, plan, kind, say)
+        run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed))
+        verified = run.configure(first)
         static = _static_provenance(stack, plan, code)  # while every node runs
-        warmups = _warm_up(stack, plan, spec, prof, say, random.Random(seed))
-        run = _Run(stack, recipe, plan, kind, states, spec, prof, clock, say, random.Random(seed))
+        warmups = run.warm_up(first)
         trials, queue_log = run.blocks(blocks)
     analysis, validity = _analyse(recipe, plan, trials, queue_log)
     finished = datetime.now(timezone.utc)
     out = result.build(recipe=recipe, profile=prof, plan=plan, kind=kind, seed=seed,
                        blocks=blocks, queue_log=queue_log, trials=trials, verified=verified,
-                       warmups=warmups, analysis=analysis, validity=validity,
+                       warmups=warmups, periods=run.periods, analysis=analysis,
+                       validity=validity,
                        provenance={**provenance.machine(), "started": started.isoformat(),
                                    "finished": finished.isoformat(),
                                    "wall_s": (finished - started).total_seconds(), **static})
@@ -111,66 +126,120 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     return out
 
 
-# --------------------------------------------------------------------------- stages
+def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
+    if plan.layout == CROSSOVER:
+        periods = len({b.period for b in blocks})
+        how = {"runtime": "every block", "reload": "with a reload",
+               "restart": "with fresh JVMs"}[plan.switch]
+        return (f"crossover of {' and '.join(plan.nodes)} side by side, arms swapping nodes "
+                f"{how} ({periods} period{'s' if periods != 1 else ''})")
+    if plan.layout == "shared":
+        return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
+    return f"one node per level ({len(plan.nodes)}), measured one at a time"
 
 
-def _configure_and_verify(stack: Stack, recipe: Recipe, plan: Plan, kind, say):
-    """Configure every node, prove it, compare the nodes; returns (checks, node states).
-
-    Nodes are smoke-tested and configured while still wide (every CPU, no quota: seconds
-    instead of tens of seconds on a cold JVM), then put under their limits and verified."""
-    _together(plan.nodes, lambda node: load.smoke_test(stack.loadgen, target=node))
-    say(f"verify: every transaction type answers correctly on {', '.join(plan.nodes)}")
-    checks = {"database": node_setup.apply_db_baseline(stack, recipe.baseline)}
-    states = {node: node_setup.configure(stack, node, kind, plan.arms_of_node(node)[0],
-                                         recipe.baseline) for node in plan.nodes}
-    checks["nodes compared"] = node_setup.compare_models(stack, kind, states)
-    for node in plan.nodes:
-        stack.restore(node)
-    checks["preflight"] = kind.prepare(stack)
-    for node in plan.nodes:
-        checks[node] = node_setup.verify(stack, node, kind, plan.arms_of_node(node)[0], states[node])
-    total = sum(len(c) for c in checks.values())
-    say(f"verify: {total} checks passed (baseline, change read back on every node, nodes differ "
-        f"only where the change writes)")
-    return {where: [c.as_dict() for c in found] for where, found in checks.items()}, states
-
-
-def _warm_up(stack: Stack, plan: Plan, spec: load.LoadSpec, prof, say, rng) -> dict:
-    """Every node to its plateau, one at a time (the others idle), in a random order: a node
-    warmed first must not always be the same arm's."""
-    records = {}
-    for node in rng.sample(plan.nodes, len(plan.nodes)):
-        records[node] = warmup.warm_up(stack, node, spec.at(node),
-                                       compile_max_s=prof.compile_max_s,
-                                       plateau_max_s=prof.plateau_max_s, say=say)
-        if prof.plateau_max_s:
-            say(f"warm-up {node}: {'steady' if records[node]['steady'] else 'NOT steady'} after "
-                f"{records[node]['seconds']:.0f} s")
-        elif prof.compile_max_s:
-            say(f"warm-up {node}: {records[node]['seconds']:.0f} s of compiling; this profile "
-                f"does not wait for a plateau")
-    return records
+def _arms_by_node(plan: Plan, block: design.Block) -> dict[str, Arm]:
+    """The arm each node serves during a block (for a node that serves several arms, e.g. a
+    change level at several load levels, the first of them: they share the node's settings)."""
+    assignment = plan.assignment(block.orientation)
+    out: dict[str, Arm] = {}
+    for arm in plan.arms:
+        out.setdefault(assignment[arm.id], arm)
+    return out
 
 
 class _Run:
-    """The trial loop of one run: blocks in order, a disturbed block queued again."""
+    """One run on a started stack: configuration, warm-up, and the trial loop."""
 
-    def __init__(self, stack, recipe, plan, kind, states, spec, prof, clock, say, rng):
-        self.stack, self.recipe, self.plan, self.kind, self.states = stack, recipe, plan, kind, states
-        self.spec, self.prof, self.clock, self.say, self.rng = spec, prof, clock, say, rng
+    def __init__(self, stack, recipe, plan, kind, spec, prof, clock, say, base: NodeConfig,
+                 rng: random.Random):
+        self.stack, self.recipe, self.plan, self.kind = stack, recipe, plan, kind
+        self.spec, self.prof, self.clock, self.say, self.base = spec, prof, clock, say, base
+        self.rng = rng
+        self.states: dict[str, node_setup.NodeState] = {}
         self.trials: list[dict] = []
+        self.periods: list[dict] = []
+        self.switcher = switcher_for(self)
+        self.streams = {node: i for i, node in enumerate(plan.nodes)}
 
+    # -- configuration --------------------------------------------------------------------------
+    def configure(self, arms: dict[str, Arm]) -> dict:
+        """Configure every node for its arm, prove it, compare the nodes; returns the checks.
+
+        Nodes are smoke-tested and configured while still wide (every CPU, no quota: seconds
+        instead of tens of seconds on a cold JVM), then put under their limits and verified."""
+        stack, say = self.stack, self.say
+        together(arms, lambda node: load.smoke_test(stack.loadgen, target=node))
+        say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
+        checks = {"database": node_setup.apply_db_baseline(stack, self.recipe.baseline)}
+        for node, arm in arms.items():
+            self.states[node] = node_setup.configure(stack, node, self.kind, arm,
+                                                     self.recipe.baseline)
+        checks["nodes compared"] = node_setup.compare_models(stack, self.kind, arms)
+        for node in arms:
+            stack.restore(node)
+        checks["preflight"] = self.kind.prepare(stack)
+        for node, arm in arms.items():
+            checks[node] = node_setup.verify(stack, node, self.kind, arm, self.states[node])
+        total = sum(len(c) for c in checks.values())
+        say(f"verify: {total} checks passed (baseline, change read back on every node, nodes "
+            f"differ only where the change writes)")
+        return {where: [c.as_dict() for c in found] for where, found in checks.items()}
+
+    def relaunch(self, arms: dict[str, Arm]) -> dict:
+        """Fresh JVMs for the nodes, each with its arm's options and limits, configured and
+        verified (a restart switch's period boundary). Returns the seconds each start took."""
+        configs = {node: self.kind.node_config(self.base, arm) for node, arm in arms.items()}
+        seconds = {node: self.stack.replace_node(node, config) for node, config in configs.items()}
+        self.say(f"period: fresh JVMs for {', '.join(arms)} "
+                 f"({', '.join(f'{s:.1f} s' for s in seconds.values())})")
+        return {"start_s": seconds, "verified": self.configure(arms)}
+
+    # -- warm-up --------------------------------------------------------------------------------
+    def warm_up(self, arms: dict[str, Arm]) -> dict:
+        """Nodes measured side by side warm side by side; nodes measured one at a time warm one
+        at a time, in a random order (a node warmed first must not always be the same arm's),
+        the others idle."""
+        prof, say = self.prof, self.say
+        specs = {node: self.spec.with_load(arm.load).at(node, self.streams[node], len(self.streams))
+                 for node, arm in arms.items()}
+        if self.plan.layout == CROSSOVER:
+            groups = [list(specs)]
+        else:
+            order = list(specs)
+            self.rng.shuffle(order)
+            groups = [[node] for node in order]
+        records = {}
+        for group in groups:
+            records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},
+                                          compile_max_s=prof.compile_max_s,
+                                          plateau_max_s=prof.plateau_max_s, say=say))
+            for node in group:
+                _say_warm(say, node, records[node], prof)
+        return records
+
+    # -- the trial loop -------------------------------------------------------------------------
     def blocks(self, blocks: list[design.Block]) -> tuple[list[dict], dict]:
         queue, log = list(blocks), {"retried": [], "unresolved": []}
-        next_index, retries = len(blocks), 0
+        next_index, retries, period = len(blocks), 0, blocks[0].period
+        self.periods.append({"period": period, "orientation": blocks[0].orientation,
+                             "arms": _node_labels(self.plan, blocks[0])})
         while queue:
             block = queue.pop(0)
-            done = [t for slot in block.slots for t in self.slot(block.index, slot)]
+            if block.period != period:
+                period = block.period
+                record = self.switcher.begin_period(_arms_by_node(self.plan, block), first=False)
+                self.periods.append({"period": period, "orientation": block.orientation,
+                                     "arms": _node_labels(self.plan, block), **(record or {})})
+            done = [t for slot in block.slots for t in self.slot(block, slot)]
             if any(t["status"] == "disturbed" for t in done):
                 if retries < self.prof.max_retries:
                     retries += 1
-                    again = design.Block(next_index, block.slots)
+                    # Measured again at the end, in the period in force then: a retry must not
+                    # cost a reload or fresh JVMs of its own.
+                    last = queue[-1] if queue else block
+                    again = design.Block(next_index, block.slots, period=last.period,
+                                         orientation=last.orientation)
                     next_index += 1
                     queue.append(again)
                     self.clock.total += len(block.slots)
@@ -186,45 +255,52 @@ class _Run:
             self.running_estimate()
         return self.trials, log
 
-    def slot(self, block: int, arm_ids: tuple[str, ...]) -> list[dict]:
-        """One window: the slot's arms measured at the same time, each on its own node."""
+    def slot(self, block: design.Block, arm_ids: tuple[str, ...]) -> list[dict]:
+        """One window: the slot's arms measured at the same time, each on its node."""
         stack, prof = self.stack, self.prof
+        assignment = self.plan.assignment(block.orientation)
         # Arms side by side start in a random order (their k6 runs start some ms apart).
         arms = [self.plan.arm(a) for a in self.rng.sample(list(arm_ids), len(arm_ids))]
+        nodes = {arm.id: assignment[arm.id] for arm in arms}
         began = time.monotonic()
         started = datetime.now(timezone.utc).isoformat()
         checks = {}
         for arm in arms:
-            found = self.kind.switch(stack, arm.node, arm) if not self.kind.per_node else []
-            found += node_setup.verify(stack, arm.node, self.kind, arm, self.states[arm.node])
+            node = nodes[arm.id]
+            found = self.switcher.before_slot(node, arm)
+            found += node_setup.verify(stack, node, self.kind, arm, self.states[node])
             checks[arm.id] = found
-        streams = self.plan.concurrency
-        specs = {arm.id: self.spec.with_load(arm.load).at(arm.node, arm_ids.index(arm.id), streams)
-                 for arm in arms}
+        # The k6 data stream follows the node, not the arm: rows a node's users touch are the
+        # node's for the whole run, and a difference between them cancels like the node's own.
+        specs = {arm.id: self.spec.with_load(arm.load).at(
+            nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
         tag = f"{len(self.trials)}"
         if prof.settle_s:
-            _together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
-                                               f"{tag}-{a.node}-settle"))
-        before = {a.id: telemetry.snapshot(stack, a.node, self.recipe.metrics.runtime) for a in arms}
-        summaries = _together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.window_s,
-                                                       f"{tag}-{a.node}"))
-        after = {a.id: telemetry.snapshot(stack, a.node, self.recipe.metrics.runtime) for a in arms}
+            together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
+                                              f"{tag}-{nodes[a.id]}-settle"))
+        before = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime)
+                  for a in arms}
+        summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.window_s,
+                                                      f"{tag}-{nodes[a.id]}"))
+        after = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime)
+                 for a in arms}
         self.clock.done(time.monotonic() - began)
-        return [self._trial(block, arm, started, checks[arm.id], summaries[arm.id],
+        return [self._trial(block, arm, nodes[arm.id], started, checks[arm.id], summaries[arm.id],
                             before[arm.id], after[arm.id], len(arms)) for arm in arms]
 
-    def _trial(self, block, arm, started, checks, summary, before, after, shared_by) -> dict:
+    def _trial(self, block, arm, node, started, checks, summary, before, after, shared_by) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
         numbers = load.load_metrics(summary)
         ok = numbers["requests"] - numbers["failed"]
-        window = telemetry.window(stack, arm.node, before, after, ok, prof.window_s, shared_by)
+        window = telemetry.window(stack, node, before, after, ok, prof.window_s, shared_by)
         errors = trial_errors(self.recipe, numbers)
         disturbances = trial_disturbances(self.recipe, window)
         # The CI profile records interference but does not re-run for it: its numbers support
         # no claim, and a busy CI machine must not fail a recipe that works.
         enforced = disturbances if prof.interference == "enforce" else []
         status = "failed" if errors else ("disturbed" if enforced else "valid")
-        trial = {"index": index, "block": block, "arm": arm.id, "node": arm.node,
+        trial = {"index": index, "block": block.index, "period": block.period,
+                 "orientation": block.orientation, "arm": arm.id, "node": node,
                  "started": started, "window_s": prof.window_s, "settle_s": prof.settle_s,
                  "status": status, "used": status == "valid", "errors": errors,
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),
@@ -235,7 +311,7 @@ class _Run:
         self.trials.append(trial)
         m = trial["metrics"]
         reasons = "; ".join(errors + disturbances)
-        self.say(f"block {block + 1} {arm.label}: "
+        self.say(f"block {block.index + 1} {arm.label} on {node}: "
                  f"{status.upper() if status != 'valid' else status}"
                  f"{': ' + reasons if reasons else ''}; {m['throughput']:,.1f} tx/s, "
                  f"{m['cpu_per_tx'] or 0:.3f} ms CPU/tx, p99 {m['latency_p99'] or 0:.1f} ms; "
@@ -249,12 +325,33 @@ class _Run:
         baseline, variant = self.plan.arms
         primary = self.recipe.metrics.primary
         blocks, b, v = paired_values(self.trials, baseline.id, variant.id, primary)
-        if len(blocks) < 2:
+        if len(blocks) < 3:
             return
         rule = stats.METRIC_RULES[primary]
-        c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale)
+        layout_of = {t["block"]: (t["period"], t["orientation"]) for t in self.trials}
+        crossover = self.plan.layout == CROSSOVER
+        c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
+                          periods=[layout_of[k][0] for k in blocks] if crossover else None,
+                          orientations=[layout_of[k][1] for k in blocks]
+                          if crossover and self.plan.keeps_jvms else None)
+        if c.verdict == stats.NOT_ASSESSED:
+            return
         self.say(f"so far: {primary} {c.delta:+.1%} [{c.ci_low:+.1%}, {c.ci_high:+.1%}] over "
                  f"{c.n_pairs} pairs (smallest detectable {c.detectable:.1%})")
+
+
+def _say_warm(say, node: str, record: dict, prof) -> None:
+    if prof.plateau_max_s:
+        say(f"warm-up {node}: {'steady' if record['steady'] else 'NOT steady'} after "
+            f"{record['seconds']:.0f} s")
+    elif prof.compile_max_s:
+        say(f"warm-up {node}: {record['seconds']:.0f} s of compiling; this profile does not wait "
+            f"for a plateau")
+
+
+def _node_labels(plan: Plan, block: design.Block) -> dict[str, str]:
+    """{node: the change level it serves} during a block (for the result's period log)."""
+    return {node: arm.level or arm.id for node, arm in _arms_by_node(plan, block).items()}
 
 
 def _analyse(recipe, plan, trials, queue_log) -> tuple[dict | None, dict]:
@@ -284,28 +381,6 @@ def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:
                           "engine_local": stack.local_engine},
             "stack_inputs": staleness.stack_inputs_hash(),
             "stack_ready_s": stack.started_in_s, **code}
-
-
-def _together(items, job) -> dict:
-    """``job(item)`` for every item at once, in threads (k6 runs against nodes measured side
-    by side, smoke tests of cold nodes); returns {id or item: result}; the first error is
-    raised in the caller's thread."""
-    results, errors = {}, []
-
-    def run(item):
-        try:
-            results[getattr(item, "id", item)] = job(item)
-        except BaseException as exc:  # re-raised below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in items]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return results
 
 
 class _Clock:

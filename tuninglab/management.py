@@ -35,14 +35,11 @@ class Response:
     headers: dict
 
     @property
-    def requires_reload(self) -> bool:
-        return self.headers.get("operation-requires-reload", False) or \
-            self.headers.get("process-state") == "reload-required"
-
-    @property
-    def requires_restart(self) -> bool:
-        return self.headers.get("operation-requires-restart", False) or \
-            self.headers.get("process-state") == "restart-required"
+    def needs_reload(self) -> bool:
+        """This very operation waits for a reload or a restart (the server's process state may
+        say reload-required because of an earlier operation)."""
+        return bool(self.headers.get("operation-requires-reload")
+                    or self.headers.get("operation-requires-restart"))
 
 
 def address_text(address: Address) -> str:

@@ -13,20 +13,41 @@ DOCUMENT_NAMES = {"guide": "JBoss EAP 5 Performance Tuning Guide", "thesis": "th
                   "client-threads": "the client-threads note", "none": "no source"}
 
 
+# How a plan's layout and switch read in a notebook's introduction (plan.py).
+LAYOUT_WORDS = {
+    "crossover": {
+        "runtime": "two warm application-server nodes side by side; the arms swap nodes every "
+                   "block, the setting written to the running servers",
+        "reload": "two warm application-server nodes side by side; the arms swap nodes between "
+                  "periods, each swap a reload and a warm-up",
+        "restart": "two application-server nodes side by side; each period starts fresh JVMs "
+                   "with the arms swapped, and warms them",
+    },
+    "shared": {
+        "runtime": "one warm application-server node; the setting is switched on the running "
+                   "server before every trial",
+        "database": "one warm application-server node; the database setting is switched in "
+                    "place before every trial",
+        "reload": "one warm application-server node", "restart": "one warm application-server node",
+    },
+    "per-level": {switch: "each value on its own warm application-server node, measured one "
+                          "at a time" for switch in ("runtime", "reload", "restart", "database")},
+}
+
+
 def introduction(recipe: Recipe, profile: str) -> str:
     """Markdown: title, summary, the source's claim, the arms and how they are measured."""
     from .changes import kind_for  # the kind describes its own setting
 
     kind = kind_for(recipe)
     prof = recipe.profile(profile)
-    plan = compile_plan(recipe, per_node=kind.per_node, points=prof.points)
+    plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
     kind.bind(plan.arms)
     src = recipe.source
     where = ", ".join(x for x in (src.section and f"section {src.section}", src.table) if x)
     lines = [f"# {recipe.title}", "", recipe.summary, "",
              f"**Source** ({DOCUMENT_NAMES[src.document]}{', ' + where if where else ''}): "
-             f"{src.claim}", "", "**Arms** (each on its own warm application-server node)"
-             if kind.per_node and len(plan.nodes) > 1 else "**Arms**", ""]
+             f"{src.claim}", "", f"**Arms** ({LAYOUT_WORDS[plan.layout][plan.switch]})", ""]
     for arm in plan.arms:
         load = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in arm.load.items())
         lines.append(f"- `{arm.id}`: {kind.describe(arm)}" + (f" ({load})" if load else ""))

@@ -7,20 +7,24 @@ Two factors make the arms:
   all (a curve of the load);
 - the load levels, when the recipe has them: every change level runs at every load level.
 
-Each arm names the application-server node that serves it. Change kinds that live in the
-application server (its configuration, its JVM options, its container limits) get one node
-per change level, started, configured and warmed once and kept for the whole run; arms at
-other load levels share their change level's node. Change kinds that live elsewhere (the
-database) switch in place on a single node.
+Where the arms run (the plan's *layout*) follows from how the change kind puts a setting on a
+server (its ``switch``: ``runtime``, ``reload``, ``restart`` or ``database``, see
+changes/base.py):
 
-A plan also says which arms run *at the same time* (its slots). Two arms on their own nodes
-are measured side by side, in the same window, each node with half of the application
-server's CPU quota (a duet): whatever the machine does during the window (a neighbour, the
-JIT of both nodes still improving, the database's own drift) hits both arms alike and cancels
-in their ratio. Measured here: two identical nodes measured one after the other differed by
--11.9 % [-18.9, -4.4] over 20 pairs, the same two side by side by +1.8 % [-0.8, +4.4] over
-30 windows (docs/method.md). Arms of a sweep (many nodes) and arms that share a node run one
-at a time.
+- **crossover** (every A/B plan whose change lives in the application server): two
+  interchangeable nodes, ``app-1`` and ``app-2``, measured side by side in the same window,
+  each with half of the application server's quota. The arms *swap nodes* between periods:
+  every block for a runtime switch, every few blocks (with a reload) for a reload switch,
+  every period with fresh JVMs for a restart switch. Anything the machine does during a
+  window touches both arms alike and cancels in their ratio, and a difference between the two
+  JVMs themselves (measured here: two identical warm nodes differed by 4 to 5 % for a whole
+  run, results/aa-noise/20261125T042845Z-vm.json) falls on each arm half of the time and is
+  estimated and removed by the analysis instead of read as an effect;
+- **shared** (a change that lives in the database, a sweep whose setting switches at runtime,
+  a curve of the load): one node, arms one at a time, the setting switched in place before
+  every trial;
+- **per-level** (a sweep of a setting that needs a reload or a restart): one node per value,
+  started, configured and warmed once, measured one at a time.
 """
 from __future__ import annotations
 
@@ -29,7 +33,8 @@ from dataclasses import dataclass, field
 from .recipe import Recipe
 
 __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", "LOAD",
-           "AB_BY_LOAD", "SWEEP_BY_LOAD"]
+           "AB_BY_LOAD", "SWEEP_BY_LOAD", "CROSSOVER", "SHARED", "PER_LEVEL", "CROSSOVER_NODES",
+           "SWITCHES", "RUNTIME", "RELOAD", "RESTART", "DATABASE"]
 
 BASELINE, VARIANT = "baseline", "variant"
 
@@ -40,6 +45,19 @@ LOAD = "load"  # a curve over load levels, no change
 AB_BY_LOAD = "ab-by-load"  # two change levels at each load level
 SWEEP_BY_LOAD = "sweep-by-load"  # a curve per load level
 
+# How a change kind puts an arm's setting on a server that held another arm's (changes/base.py).
+RUNTIME = "runtime"  # written to the running server; no reload
+RELOAD = "reload"  # takes effect after a reload (same JVM)
+RESTART = "restart"  # fixed when the JVM (or its container) starts
+DATABASE = "database"  # lives in the one database all nodes share
+SWITCHES = (RUNTIME, RELOAD, RESTART, DATABASE)
+
+# Where the arms run (the module docstring).
+CROSSOVER = "crossover"
+SHARED = "shared"
+PER_LEVEL = "per-level"
+CROSSOVER_NODES = ("app-1", "app-2")
+
 
 @dataclass(frozen=True)
 class Arm:
@@ -47,7 +65,8 @@ class Arm:
 
     ``level`` is the change level ("baseline", "variant", or the sweep value as text; None
     without a change factor), ``value`` the sweep value itself, ``load`` the workload keys
-    this arm overrides, ``node`` the application-server node that serves it.
+    this arm overrides, ``node`` the application-server node that serves it (None in a
+    crossover, where each block assigns the arms to the nodes: design.Block.nodes).
     """
 
     id: str
@@ -55,7 +74,7 @@ class Arm:
     level: str | None
     value: object
     load: dict = field(default_factory=dict)
-    node: str = "app"
+    node: str | None = "app"
 
     def as_dict(self) -> dict:
         return {"id": self.id, "label": self.label, "level": self.level, "value": self.value,
@@ -70,6 +89,8 @@ class Plan:
     load_key: str | None
     load_values: tuple
     slots: tuple[tuple[str, ...], ...] = ()  # arm ids measured together, in one window
+    layout: str = SHARED
+    switch: str = RUNTIME
 
     @property
     def concurrency(self) -> int:
@@ -81,7 +102,10 @@ class Plan:
 
     @property
     def nodes(self) -> list[str]:
-        """The node names, in the order of their first arm."""
+        """The node names: the crossover's pair, or each arm's node in the order of its first
+        arm."""
+        if self.layout == CROSSOVER:
+            return list(CROSSOVER_NODES)
         seen: list[str] = []
         for arm in self.arms:
             if arm.node not in seen:
@@ -89,7 +113,28 @@ class Plan:
         return seen
 
     def arms_of_node(self, node: str) -> list[Arm]:
+        """The arms a node serves for the whole run (a crossover node serves every arm)."""
+        if self.layout == CROSSOVER:
+            return list(self.arms)
         return [a for a in self.arms if a.node == node]
+
+    def assignment(self, orientation: int) -> dict[str, str]:
+        """Which node serves each arm: in a crossover, orientation +1 puts the first change
+        level's arms on app-1 and the others on app-2, -1 the other way round; elsewhere each
+        arm's own node."""
+        if self.layout != CROSSOVER:
+            return {a.id: a.node for a in self.arms}
+        if orientation not in (1, -1):
+            raise ValueError(f"a crossover block needs orientation +1 or -1, got {orientation}")
+        first = self.change_levels[0]
+        return {a.id: CROSSOVER_NODES[0 if (a.level == first) == (orientation > 0) else 1]
+                for a in self.arms}
+
+    @property
+    def keeps_jvms(self) -> bool:
+        """Whether a node's JVM serves the whole run (not so when a crossover's periods each
+        start fresh JVMs)."""
+        return not (self.layout == CROSSOVER and self.switch == RESTART)
 
     def arms_at_load(self, load_value) -> list[Arm]:
         """The arms at one load level (all arms when the plan has no load levels)."""
@@ -98,16 +143,19 @@ class Plan:
         return [a for a in self.arms if a.load.get(self.load_key) == load_value]
 
     def as_dict(self) -> dict:
-        return {"kind": self.kind, "change_levels": list(self.change_levels),
+        return {"kind": self.kind, "layout": self.layout, "switch": self.switch,
+                "nodes": self.nodes, "change_levels": list(self.change_levels),
                 "load_key": self.load_key, "load_values": list(self.load_values),
                 "slots": [list(s) for s in self.slots], "concurrency": self.concurrency,
                 "arms": [a.as_dict() for a in self.arms]}
 
 
-def compile_plan(recipe: Recipe, *, per_node: bool, points: str = "all") -> Plan:
-    """The arms of a recipe. ``per_node`` says whether its change kind needs one
-    application-server node per change level (see the module docstring); ``points="ends"``
-    keeps only the ends (and the reference) of a sweep and of load levels (the CI profile)."""
+def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
+    """The arms of a recipe. ``switch`` is how its change kind puts a setting on a server (see
+    the module docstring); ``points="ends"`` keeps only the ends (and the reference) of a
+    sweep and of load levels (the CI profile)."""
+    if switch not in SWITCHES:
+        raise ValueError(f"unknown switch {switch!r}; allowed: {', '.join(SWITCHES)}")
     levels = _change_levels(recipe)
     loads = recipe.load_levels
     load_values = loads.values if loads else (None,)
@@ -116,24 +164,32 @@ def compile_plan(recipe: Recipe, *, per_node: bool, points: str = "all") -> Plan
         levels = [lv for i, lv in enumerate(levels)
                   if i in (0, len(levels) - 1) or lv[0] == reference]
         load_values = tuple(v for i, v in enumerate(load_values) if i in (0, len(load_values) - 1))
+    kind = _kind(recipe)
+    layout = _layout(kind, switch)
     arms = []
     for level, value in levels:
         for load in load_values:
             parts = [p for p in (level, None if load is None else f"{loads.key}={load}") if p]
             arm_id = "/".join(parts) or "load"
             overrides = {} if load is None else {loads.key: load}
-            node = f"app-{_slug(level)}" if (per_node and level is not None) else "app"
+            node = {CROSSOVER: None, SHARED: "app"}.get(layout, f"app-{_slug(level or '')}")
             arms.append(Arm(id=arm_id, label=_label(recipe, level, loads, load), level=level,
                             value=value, load=overrides, node=node))
-    kind = _kind(recipe)
     plan = Plan(kind=kind, arms=tuple(arms),
                 change_levels=tuple(lvl for lvl, _ in levels if lvl is not None),
                 load_key=loads.key if loads else None,
-                load_values=tuple(load_values) if loads else ())
-    side_by_side = per_node and kind in (AB, AB_BY_LOAD)
+                load_values=tuple(load_values) if loads else (), layout=layout, switch=switch)
     slots = ([tuple(a.id for a in plan.arms_at_load(load)) for load in (plan.load_values or (None,))]
-             if side_by_side else [(a.id,) for a in arms])
+             if layout == CROSSOVER else [(a.id,) for a in arms])
     return Plan(**{**plan.__dict__, "slots": tuple(slots)})
+
+
+def _layout(kind: str, switch: str) -> str:
+    if kind == LOAD or switch == DATABASE:
+        return SHARED
+    if kind in (AB, AB_BY_LOAD):
+        return CROSSOVER
+    return SHARED if switch == RUNTIME else PER_LEVEL
 
 
 def _change_levels(recipe: Recipe) -> list[tuple[str | None, object]]:

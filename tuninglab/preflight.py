@@ -109,7 +109,7 @@ def _bind(recipe, where):
                             f"(byte {error.start}); allowed: a UTF-8 text file"]
     except OSError as error:
         return None, None, [f"{where}: change.file: cannot be read ({error.strerror})"]
-    plan = compile_plan(recipe, per_node=kind.per_node)
+    plan = compile_plan(recipe, switch=kind.switch)
     kind.bind(plan.arms)
     return kind, plan, []
 

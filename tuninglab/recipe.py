@@ -63,13 +63,14 @@ MIXES_FILE = Path("workloads") / "mixes.json"  # relative to the repo root
 
 # Keys that only one value of a selector may use: the rest of the table is common.
 CHANGE_KEYS = {
-    "jboss-cli": ("file",),
+    "jboss-cli": ("file", "switch"),
     "postgresql-conf": ("file",),
     "jvm-options": ("jvm_options",),
     "app-properties": ("properties",),
     "container-limits": ("limits",),
-    "none": (),
+    "none": ("switch",),
 }
+CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
 MODEL_KEYS = {"closed": ("users", "think_time_ms"), "open": ("rate", "max_users")}
 MODEL_REQUIRED = {"closed": ("users",), "open": ("rate",)}
 
@@ -147,6 +148,7 @@ class Change:
     jvm_options: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
     limits: ContainerLimits | None = None
+    switch: str | None = None  # jboss-cli and none: how an arm's setting is put on a server
 
     @property
     def is_none(self) -> bool:
@@ -220,6 +222,7 @@ class Profile:
     max_retries: int
     points: str = "all"  # "ends": only a sweep's (and load levels') ends and reference
     interference: str = "enforce"  # "record": disturbances noted, trials not re-run
+    periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
 
 
 @dataclass(frozen=True)
@@ -530,7 +533,7 @@ def _source_problems(source: dict) -> list[Problem]:
 def _change_problems(data: dict, folder: Path) -> list[Problem]:
     change = data["change"]
     kind = change["kind"]
-    problems = _selector_problems(change, "change", "kind", CHANGE_KEYS, CHANGE_KEYS)
+    problems = _selector_problems(change, "change", "kind", CHANGE_KEYS, CHANGE_REQUIRED)
     if "file" in change and "file" in CHANGE_KEYS[kind]:
         problems += _file_problems(folder, "change.file", change["file"])
     swept = "sweep" in data
@@ -765,6 +768,7 @@ def _build_change(change: dict, folder: Path) -> Change:
         file=_file_in(folder, change.get("file")),
         jvm_options=change.get("jvm_options"),
         properties=dict(change.get("properties", {})),
+        switch=change.get("switch"),
         limits=None if limits is None else ContainerLimits(
             app_cpus=_cpus(limits.get("app_cpus")),
             app_memory=limits.get("app_memory"),

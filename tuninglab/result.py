@@ -15,7 +15,7 @@ import math
 __all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "comparisons", "curves",
            "primary_entry", "is_valid", "warmup_state"]
 
-FORMAT = 3
+FORMAT = 4
 
 # The metrics a window shared by several arms cannot split between them: the database and the
 # load generator serve every arm of a side-by-side slot at once. Format 2 divided the shared
@@ -27,9 +27,10 @@ SHARED_WINDOW_METRICS = ("db_cpu_per_tx",)
 # generated from this table (marker ``result-format``), and a unit test checks that ``build``
 # writes exactly these keys, so the reference cannot drift from the files.
 KEYS = {
-    "format": "the format version: 3 (older files are read through `upgrade`: files without it "
+    "format": "the format version: 4 (older files are read through `upgrade`: files without it "
               "are format 1; format 2 kept `db_cpu_per_tx` for arms measured side by side, "
-              "where the shared database's CPU cannot be split between the arms)",
+              "where the shared database's CPU cannot be split between the arms; format 3 had "
+              "no crossover: each arm kept its own node for the whole run)",
     "recipe": "the recipe id",
     "title": "the recipe title",
     "profile": "`quick` (CI: no claim) or `full` (what the site publishes)",
@@ -46,12 +47,18 @@ KEYS = {
     "change": "`{kind, description, files: {name: text}, sweep}`; `sweep` is `{name, unit, values, "
               "reference, cheaper}` or `null`",
     "workload": "`{mix, model, users, rate, think_time_ms, lines, note_chars, bulk_rows}`",
-    "plan": "`{kind, change_levels, load_key, load_values, slots, concurrency, arms: [{id, label, "
-            "level, value, load, node}], settings: {arm: what the arm sets}}`; `slots` lists the "
-            "arms measured in one window (side by side when `concurrency` > 1)",
-    "design": "`{method, confidence, seed, blocks: [{index, slots}], retried, unresolved, profile: "
-              "{blocks, window_s, settle_s, compile_max_s, plateau_max_s, max_retries}}`; the seed "
-              "reproduces the order of the blocks",
+    "plan": "`{kind, layout, switch, nodes, change_levels, load_key, load_values, slots, "
+            "concurrency, arms: [{id, label, level, value, load, node}], settings: {arm: what the "
+            "arm sets}}`; `layout` is `crossover` (two nodes side by side, the arms swapping "
+            "nodes between periods; an arm's `node` is then null), `shared` (one node, arms one "
+            "at a time) or `per-level`; `switch` is how the change reaches a server (`runtime`, "
+            "`reload`, `restart`, `database`); `slots` lists the arms measured in one window",
+    "design": "`{method, confidence, seed, blocks: [{index, slots, period, orientation}], "
+              "periods: [{period, orientation, arms: {node: level}, reload_s | start_s, "
+              "verified, warmup}], retried, unresolved, profile: {blocks, window_s, settle_s, "
+              "compile_max_s, plateau_max_s, max_retries, periods}}`; the seed reproduces the "
+              "order of the blocks and the periods' orientations (+1: the first change level on "
+              "app-1)",
     "verified": "the checks read back before measuring, by where they ran (`database`, `nodes "
                 "compared`, `preflight`, one per node): `[{what, expected, actual, ok}]`",
     "warmup": "per node: `{node, window_s, compile_max_s, plateau_max_s, rule, steady, seconds, "
@@ -59,13 +66,16 @@ KEYS = {
     "validity": "`{valid, problems, errors, disturbed}`: problems invalidate the run; `disturbed` "
                 "counts trials measured again because of interference",
     "analysis": "`{kind, verdict, comparisons}` for A/B (per comparison: `{baseline, variant, "
-                "load, pairs, verdict, metrics: {name: {baseline, variant, delta, ci_low, ci_high, "
-                "detectable, p_value, p_holm, n_pairs, blocks, verdict, unit, delta_kind, "
-                "higher_is_better, primary}}}`) or "
+                "load, pairs, periods, node_effect, verdict, metrics: {name: {baseline, variant, "
+                "delta, ci_low, ci_high, detectable, p_value, p_holm, df, n_pairs, n_periods, "
+                "node_effect, blocks, verdict, unit, delta_kind, higher_is_better, primary}}}`; "
+                "`node_effect` is how much faster app-2 was than app-1 in a crossover whose "
+                "nodes kept their JVMs, removed from the delta) or "
                 "`{kind, verdict, curves}` for sweeps and load curves (per curve: `points`, `best`, "
                 "`knee` or `saturation` and `latency_knee`, `against_best`, `headline`, `rule`, "
                 "`recommendation`)",
-    "trials": "every trial, used or not: `{index, block, arm, node, started, window_s, settle_s, "
+    "trials": "every trial, used or not: `{index, block, period, orientation, arm, node, started, "
+              "window_s, settle_s, "
               "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
               "transactions, telemetry, checks}`",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
@@ -74,12 +84,15 @@ KEYS = {
                   "git_dirty, git_dirty_paths}`",
 }
 METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "
-          "them in reverse order); paired Student-t intervals over blocks on log ratios "
-          "(ratio metrics) or differences (shares); secondary metrics Holm-adjusted")
+          "them in reverse order); A/B arms of the application server in a crossover (two nodes "
+          "side by side, the arms swapping nodes between periods in mirrored orientations); "
+          "Student-t intervals on log ratios (ratio metrics) or differences (shares) over "
+          "blocks, or over a crossover's periods with the nodes' difference removed; secondary "
+          "metrics Holm-adjusted")
 
 
 def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verified, warmups,
-          analysis, validity, provenance) -> dict:
+          analysis, validity, provenance, periods=()) -> dict:
     from .analysis import agrees
     verdict = analysis.get("verdict") if validity["valid"] else "invalid"
     src = recipe.source
@@ -108,10 +121,10 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
             "mix", "model", "users", "rate", "think_time_ms", "lines", "note_chars", "bulk_rows")},
         "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
         "design": {"method": METHOD, "confidence": 0.95, "seed": seed,
-                   "blocks": [b.as_dict() for b in blocks], **queue_log,
+                   "blocks": [b.as_dict() for b in blocks], "periods": list(periods), **queue_log,
                    "profile": {k: getattr(profile, k) for k in (
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
-                       "max_retries")}},
+                       "max_retries", "periods")}},
         "verified": verified,
         "warmup": warmups,
         "validity": validity,

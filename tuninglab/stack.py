@@ -192,6 +192,17 @@ class Stack:
             cpuset_cpus=config.cpuset, cpu_period=CPU_PERIOD_US,
             cpu_quota=int(config.cpus * CPU_PERIOD_US) if config.cpus else -1)
 
+    def set_limits(self, name: str, config: NodeConfig) -> None:
+        """New CPU and memory limits for a running node (its JVM options stay as started)."""
+        old = self.node_configs[name]
+        if config.jvm_command_line() != old.jvm_command_line():
+            raise ValueError(f"{name}: JVM options are fixed at start; only limits can change")
+        self.node_configs[name] = config
+        if config.memory != old.memory:
+            self.nodes[name].get_wrapped_container().update(mem_limit=config.memory,
+                                                            memswap_limit=config.memory)
+        self.restore(name)
+
     def limits_of(self, name: str) -> dict:
         """The node's limits as the engine reports them (for read-back)."""
         container = self.nodes[name].get_wrapped_container()

@@ -116,6 +116,9 @@ class Comparison:
     method: str
     scale: str
     confidence: float
+    df: float | None = None  # degrees of freedom of the interval (None without one)
+    n_periods: int | None = None  # crossover: the periods the interval rests on
+    node_effect: float | None = None  # crossover: app-2 against app-1, same scale as delta
 
     def to_dict(self) -> dict:
         """A JSON-safe dict: non-finite numbers (the unbounded interval of n < 2) become None,
@@ -245,8 +248,14 @@ def compare(
     higher_is_better: bool,
     scale: str = RATIO,
     confidence: float = 0.95,
+    periods: Sequence[int] | None = None,
+    orientations: Sequence[int] | None = None,
 ) -> Comparison:
     """Compare paired values: ``baseline[i]`` and ``variant[i]`` ran in the same block.
+
+    Without ``periods`` every pair is independent: a paired t interval over the pairs. A
+    crossover (plan.py) gives each pair its ``periods[i]`` and ``orientations[i]`` (+1: the
+    baseline ran on app-1, -1: on app-2); see ``_crossover`` for the model.
 
     Raises ValueError for unequal lengths, no pairs, non-finite values, an unknown scale or a
     confidence outside (0, 1). On the ratio scale a value <= 0 makes logarithms impossible;
@@ -262,27 +271,98 @@ def compare(
         scale = DIFFERENCE
         note = "; ratio scale impossible (a value <= 0), fell back to differences"
     d = np.log(v / b) if scale == RATIO else v - b
-    method = "paired t interval on " + ("log ratios" if scale == RATIO else "differences")
-    n = len(d)
-    centre = float(np.mean(d))
-    if n < 2:
-        low, high, p, sd = -math.inf, math.inf, 1.0, math.inf
-        note += f"; too few pairs (n={n}) for an interval"
+    on = "log ratios" if scale == RATIO else "differences"
+    if periods is None:
+        units, turns = d, None
+        method = f"paired t interval on {on}"
     else:
-        sd = float(np.std(d, ddof=1))
-        margin = t_quantile(confidence, n - 1) * sd / math.sqrt(n)
-        low, high = centre - margin, centre + margin
-        p = _two_sided_p(centre, sd, n)
-    detect = detectable_effect(sd, n, confidence)
+        units, turns = _period_means(d, periods, orientations)
+        method = f"crossover: t interval on period means of {on}"
+    fit = _crossover(units, turns)
+    if fit.node_term:
+        method += ", the nodes' difference removed"
+    if fit.df < 1:
+        note += f"; too few {'pairs' if periods is None else 'periods'} (n={len(units)}) for an interval"
+        low, high, p, detect = -math.inf, math.inf, 1.0, math.inf
+    else:
+        margin = t_quantile(confidence, fit.df) * fit.se
+        low, high = fit.centre - margin, fit.centre + margin
+        p = _p_from_t(fit.centre, fit.se, fit.df)
+        detect = (t_quantile(confidence, fit.df) + t_ppf(POWER, fit.df)) * fit.se
+    centre, node = fit.centre, fit.node
     if scale == RATIO:
         centre, low, high = _ratio_change(centre), _ratio_change(low), _ratio_change(high)
         detect = _ratio_change(detect)
+        node = None if node is None else _ratio_change(node)
+    assessed = fit.df >= 1
     return Comparison(
         baseline=float(np.mean(b)), variant=float(np.mean(v)), delta=float(centre),
         ci_low=float(low), ci_high=float(high), p_value=float(p), detectable=float(detect),
-        verdict=verdict(low, high, higher_is_better) if n >= 2 else NOT_ASSESSED,
-        n_pairs=n, method=method + note,
-        scale=scale, confidence=confidence)
+        verdict=verdict(low, high, higher_is_better) if assessed else NOT_ASSESSED,
+        n_pairs=len(d), method=method + note, scale=scale, confidence=confidence,
+        df=float(fit.df) if assessed else None,
+        n_periods=None if periods is None else len(units),
+        node_effect=None if node is None else float(node))
+
+
+@dataclass(frozen=True)
+class _Fit:
+    centre: float
+    se: float
+    df: int
+    node: float | None
+    node_term: bool
+
+
+def _period_means(d: np.ndarray, periods: Sequence[int], orientations: Sequence[int] | None):
+    """The mean difference of each period, and the period's orientation (None when the
+    caller gave none)."""
+    if len(periods) != len(d):
+        raise ValueError(f"one period per pair: {len(d)} pairs, {len(periods)} periods")
+    if orientations is not None and len(orientations) != len(d):
+        raise ValueError(f"one orientation per pair: {len(d)} pairs, {len(orientations)} given")
+    order = list(dict.fromkeys(periods))
+    means, turns = [], []
+    for period in order:
+        members = [i for i, p in enumerate(periods) if p == period]
+        means.append(float(np.mean(d[members])))
+        if orientations is not None:
+            seen = {orientations[i] for i in members}
+            if len(seen) != 1:
+                raise ValueError(f"period {period} has pairs of both orientations")
+            turns.append(seen.pop())
+    return np.asarray(means), (np.asarray(turns, dtype=float) if orientations is not None else None)
+
+
+def _crossover(units: np.ndarray, turns: np.ndarray | None) -> _Fit:
+    """The mean of independent units (pairs, or periods of a crossover).
+
+    With orientations, each unit is modelled as D = tau + s * delta + e: tau the change,
+    s = +1 when the baseline ran on app-1 and -1 when it ran on app-2, and delta half the
+    difference between the two nodes themselves (a JVM that is 4 % faster than its twin for
+    the whole run). Least squares removes delta from the spread, at the cost of one degree of
+    freedom; with mirrored orientations tau's estimate is the plain mean either way. Without
+    both orientations delta cannot be told from tau, and the plain mean is all there is."""
+    n = len(units)
+    both = turns is not None and {1.0, -1.0} <= set(turns.tolist())
+    if both and n >= 3:
+        x = np.column_stack([np.ones(n), turns])
+        xtx_inv = np.linalg.inv(x.T @ x)
+        beta = xtx_inv @ x.T @ units
+        residual = units - x @ beta
+        df = n - 2
+        variance = float(residual @ residual) / df
+        return _Fit(float(beta[0]), math.sqrt(variance * xtx_inv[0, 0]), df, float(beta[1]), True)
+    centre = float(np.mean(units))
+    if n < 2:
+        return _Fit(centre, math.inf, 0, None, False)
+    return _Fit(centre, float(np.std(units, ddof=1)) / math.sqrt(n), n - 1, None, False)
+
+
+def _p_from_t(centre: float, se: float, df: int) -> float:
+    if se == 0.0:
+        return 0.0 if centre != 0.0 else 1.0
+    return 2.0 * (1.0 - t_cdf(abs(centre) / se, df))
 
 
 def compare_metric(
@@ -312,13 +392,6 @@ def holm(p_values: Mapping[str, float]) -> dict[str, float]:
         running = max(running, min(1.0, (m - i) * p))
         adjusted[name] = running
     return adjusted
-
-
-def _two_sided_p(mean: float, sd: float, n: int) -> float:
-    if sd == 0.0:
-        return 0.0 if mean != 0.0 else 1.0
-    t = abs(mean) / (sd / math.sqrt(n))
-    return 2.0 * (1.0 - t_cdf(t, n - 1))
 
 
 def _ratio_change(log_ratio: float) -> float:

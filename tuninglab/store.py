@@ -40,6 +40,7 @@ REQUIRED_KEYS_BY_FORMAT = {
     1: ("recipe", "profile", "verdict", "metrics", "trials", "provenance"),
     2: _PLANNED,
     3: _PLANNED,
+    4: _PLANNED,
 }
 REQUIRED_KEYS = _PLANNED
 REQUIRED_PROVENANCE_KEYS = ("started", "host")

@@ -13,6 +13,10 @@ therefore has two phases:
 2. **plateau**: the node is back under the measurement's limits and serves 5 s windows until
    throughput is steady (``SteadyRule``) or ``plateau_max_s`` has passed.
 
+Nodes that will be measured side by side warm side by side: each window loads all of them at
+once, and a phase ends when it has ended for every node, so both nodes of a crossover reach
+the measurement in the same state and no JVM waits idle while its twin warms.
+
 Every window is kept: throughput, error rate and how busy the JIT compiler was. A window in
 which every request failed stops the run (the stack does not serve this workload).
 """
@@ -23,6 +27,7 @@ from typing import Callable
 
 from . import load
 from .management import PLATFORM_COMPILATION
+from .together import together
 
 __all__ = ["SteadyRule", "WarmUpFailed", "Window", "warm_up", "compiled_seconds"]
 
@@ -86,51 +91,62 @@ def compiled_seconds(management) -> float:
     return management.read_attribute(PLATFORM_COMPILATION, "total-compilation-time") / 1000.0
 
 
-def warm_up(stack, node: str, spec: load.LoadSpec, *, compile_max_s: int, plateau_max_s: int,
-            rule: SteadyRule = SteadyRule(), say: Progress = print) -> dict:
-    """Run both phases on ``node`` (a name in ``stack.nodes``) and return the record that goes
-    into the result: the windows, whether the plateau was reached and when."""
-    windows: list[Window] = []
+def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plateau_max_s: int,
+            rule: SteadyRule = SteadyRule(), say: Progress = print) -> dict[str, dict]:
+    """Run both phases on the nodes of ``specs`` ({node: its load}) side by side and return,
+    for each node, the record that goes into the result: its windows, whether its plateau was
+    reached and when."""
+    nodes = list(specs)
+    windows: dict[str, list[Window]] = {node: [] for node in nodes}
     elapsed = 0.0
     if compile_max_s > 0:
-        stack.widen(node)
+        for node in nodes:
+            stack.widen(node)
         try:
             while elapsed < compile_max_s:
-                window = _window(stack, node, spec, "compile", windows, say)
-                elapsed += window.seconds
-                if window.jit_busy < COMPILE_QUIET:
+                found = _windows(stack, specs, "compile", windows, say)
+                elapsed += WINDOW_S
+                if all(w.jit_busy < COMPILE_QUIET for w in found.values()):
                     break
         finally:
-            stack.restore(node)
-    steady = False
+            for node in nodes:
+                stack.restore(node)
+    steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
     while plateau_s < plateau_max_s:
-        window = _window(stack, node, spec, "plateau", windows, say)
-        plateau_s += window.seconds
-        if rule.steady(windows):
-            steady = True
+        _windows(stack, specs, "plateau", windows, say)
+        plateau_s += WINDOW_S
+        steady = {node: rule.steady(windows[node]) for node in nodes}
+        if all(steady.values()):
             break
-    return {"node": node, "window_s": WINDOW_S, "compile_max_s": compile_max_s,
-            "plateau_max_s": plateau_max_s, "rule": asdict(rule), "steady": steady,
-            "seconds": sum(w.seconds for w in windows),
-            "windows": [w.as_dict() for w in windows]}
+    return {node: {"node": node, "window_s": WINDOW_S, "compile_max_s": compile_max_s,
+                   "plateau_max_s": plateau_max_s, "rule": asdict(rule), "steady": steady[node],
+                   "side_by_side": nodes, "seconds": sum(w.seconds for w in windows[node]),
+                   "windows": [w.as_dict() for w in windows[node]]} for node in nodes}
 
 
-def _window(stack, node: str, spec: load.LoadSpec, phase: str, windows: list[Window],
-            say: Progress) -> Window:
-    management = stack.management_of(node)
-    compiled_before = compiled_seconds(management)
-    summary = load.run(stack.loadgen, spec, WINDOW_S, f"warmup-{node}-{len(windows)}")
-    compiled = compiled_seconds(management) - compiled_before
-    numbers = load.load_metrics(summary)
-    window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
-                    error_rate=numbers["error_rate"], jit_busy=compiled / WINDOW_S)
-    windows.append(window)
-    say(f"warm-up {node}: {phase} window {len(windows)}: {window.throughput:,.0f} tx/s, "
-        f"errors {window.error_rate:.1%}, JIT busy {window.jit_busy:.0%}")
-    if numbers["requests"] and numbers["failed"] == numbers["requests"]:
-        raise WarmUpFailed(
-            f"every request failed in warm-up window {len(windows)} of {node} "
-            f"({numbers['failed']} failed: {numbers['fail_reasons']}); the stack does not serve "
-            f"this workload")
-    return window
+def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
+             windows: dict[str, list[Window]], say: Progress) -> dict[str, Window]:
+    """One 5 s window on every node at once."""
+    managements = {node: stack.management_of(node) for node in specs}
+    compiled_before = {node: compiled_seconds(m) for node, m in managements.items()}
+    count = len(next(iter(windows.values())))
+    summaries = together(specs, lambda node: load.run(
+        stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{count}"))
+    found = {}
+    for node, summary in summaries.items():
+        compiled = compiled_seconds(managements[node]) - compiled_before[node]
+        numbers = load.load_metrics(summary)
+        window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
+                        error_rate=numbers["error_rate"], jit_busy=compiled / WINDOW_S)
+        windows[node].append(window)
+        found[node] = window
+        say(f"warm-up {node}: {phase} window {len(windows[node])}: "
+            f"{window.throughput:,.0f} tx/s, errors {window.error_rate:.1%}, JIT busy "
+            f"{window.jit_busy:.0%}")
+        if numbers["requests"] and numbers["failed"] == numbers["requests"]:
+            raise WarmUpFailed(
+                f"every request failed in warm-up window {len(windows[node])} of {node} "
+                f"({numbers['failed']} failed: {numbers['fail_reasons']}); the stack does not "
+                f"serve this workload")
+    return found

@@ -17,7 +17,7 @@ POOL = [("subsystem", "datasources"), ("data-source", "OrderDS")]
 
 def _kind_and_arms(recipe):
     kind = changes.kind_for(recipe)
-    plan = compile_plan(recipe, per_node=kind.per_node)
+    plan = compile_plan(recipe, switch=kind.switch)
     kind.bind(plan.arms)
     return kind, {arm.level: arm for arm in plan.arms}
 
@@ -40,9 +40,9 @@ def test_a_postgresql_change_is_read_back_with_show(stack):
     recipe = find_recipe(layout.recipes_dir(), "pg-synchronous-commit")
     kind, arms = _kind_and_arms(recipe)
     assert all(c.ok for c in kind.prepare(stack))
-    kind.switch(stack, "app", arms["variant"])
+    kind.apply_arm(stack, "app", arms["variant"])
     assert stack.db.setting("synchronous_commit") == "off"
-    kind.switch(stack, "app", arms["baseline"])
+    kind.apply_arm(stack, "app", arms["baseline"])
     assert stack.db.setting("synchronous_commit") == "on"
 
 

@@ -11,7 +11,8 @@ from tuninglab import design, interference, layout, report
 from tuninglab.analysis import agrees, analyse, trial_errors
 from tuninglab.analysis.curves import find_knee
 from tuninglab.changes import parse_pg_fragment, same
-from tuninglab.plan import AB, AB_BY_LOAD, LOAD, SWEEP, compile_plan
+from tuninglab.plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SHARED, SWEEP,
+                            compile_plan)
 from tuninglab.recipe import Tolerance, load_recipe
 from tuninglab.warmup import SteadyRule, Window
 
@@ -23,45 +24,62 @@ def _recipe(name="aa-noise", area="method"):
 # --------------------------------------------------------------------------- plan
 
 
-def test_an_ab_recipe_compiles_to_two_arms_measured_side_by_side_on_their_own_nodes():
-    plan = compile_plan(_recipe("datasource-max-pool-size", "guide"), per_node=True)
-    assert plan.kind == AB
-    assert [(a.id, a.node) for a in plan.arms] == [("baseline", "app-baseline"),
-                                                   ("variant", "app-variant")]
+def test_an_ab_recipe_of_the_app_server_is_a_crossover_of_two_nodes_side_by_side():
+    plan = compile_plan(_recipe("datasource-max-pool-size", "guide"), switch="reload")
+    assert plan.kind == AB and plan.layout == CROSSOVER
+    assert [(a.id, a.node) for a in plan.arms] == [("baseline", None), ("variant", None)]
+    assert plan.nodes == ["app-1", "app-2"]
     assert plan.slots == (("baseline", "variant"),) and plan.concurrency == 2
+    assert plan.assignment(1) == {"baseline": "app-1", "variant": "app-2"}
+    assert plan.assignment(-1) == {"baseline": "app-2", "variant": "app-1"}
+    assert plan.keeps_jvms
+    assert not compile_plan(_recipe("datasource-max-pool-size", "guide"),
+                            switch="restart").keeps_jvms
 
 
 def test_an_in_place_change_shares_one_node_and_runs_one_arm_at_a_time():
-    plan = compile_plan(_recipe("pg-synchronous-commit", "thesis"), per_node=False)
-    assert {a.node for a in plan.arms} == {"app"}
+    plan = compile_plan(_recipe("pg-synchronous-commit", "thesis"), switch="database")
+    assert plan.layout == SHARED and {a.node for a in plan.arms} == {"app"}
     assert plan.slots == (("baseline",), ("variant",)) and plan.concurrency == 1
 
 
-def test_a_sweep_gets_one_arm_and_one_node_per_value_measured_one_at_a_time():
-    plan = compile_plan(_recipe("jvm-heap-size", "thesis"), per_node=True)
-    assert plan.kind == SWEEP
+def test_a_sweep_gets_a_node_per_value_unless_its_setting_switches_at_runtime():
+    recipe = _recipe("jvm-heap-size", "thesis")
+    plan = compile_plan(recipe, switch="restart")
+    assert plan.kind == SWEEP and plan.layout == PER_LEVEL
     assert [a.value for a in plan.arms] == [96, 128, 192, 256, 512, 1024]
     assert len(plan.nodes) == 6 and plan.arm("128").node == "app-128"
     assert plan.concurrency == 1
+    threads = compile_plan(_recipe("io-task-max-threads", "guide"), switch="runtime")
+    assert threads.layout == SHARED and threads.nodes == ["app"]
 
 
 def test_the_ci_profile_keeps_only_the_ends_and_the_reference():
     recipe = _recipe("jvm-heap-size", "thesis")
-    plan = compile_plan(recipe, per_node=True, points="ends")
+    plan = compile_plan(recipe, switch="restart", points="ends")
     values = recipe.sweep.values
     wanted = [v for v in values if v in (values[0], values[-1], recipe.sweep.reference)]
     assert [a.value for a in plan.arms] == wanted and len(wanted) < len(values)
-    loads = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), per_node=True, points="ends")
+    loads = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), switch="runtime",
+                         points="ends")
     assert loads.load_values == (0, 1000) and len(loads.arms) == 4
 
 
-def test_load_levels_cross_the_change_levels_and_share_each_levels_node():
-    plan = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), per_node=True)
-    assert plan.kind == AB_BY_LOAD
-    assert len(plan.arms) == 6 and plan.nodes == ["app-baseline", "app-variant"]
+def test_load_levels_cross_the_change_levels_and_each_level_stays_together_on_a_node():
+    plan = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), switch="runtime")
+    assert plan.kind == AB_BY_LOAD and plan.layout == CROSSOVER
+    assert len(plan.arms) == 6 and plan.nodes == ["app-1", "app-2"]
     assert [a.id for a in plan.arms_at_load(100)] == ["baseline/note_chars=100",
                                                       "variant/note_chars=100"]
     assert plan.slots[1] == ("baseline/note_chars=100", "variant/note_chars=100")
+    turned = plan.assignment(-1)
+    assert {turned[a.id] for a in plan.arms if a.level == "baseline"} == {"app-2"}
+    assert {turned[a.id] for a in plan.arms if a.level == "variant"} == {"app-1"}
+
+
+def test_an_unknown_switch_is_refused():
+    with pytest.raises(ValueError, match="allowed: runtime, reload, restart, database"):
+        compile_plan(_recipe(), switch="hot")
 
 
 # --------------------------------------------------------------------------- design
@@ -192,7 +210,7 @@ def _run(plan, values_by_arm, blocks, seed=1, noise=0.01):
 
 def test_ab_analysis_gives_the_primary_verdict_and_holm_adjusted_secondaries():
     recipe = _recipe("datasource-max-pool-size", "guide")
-    plan = compile_plan(recipe, per_node=True)
+    plan = compile_plan(recipe, switch="database")
     trials = _run(plan, {"baseline": 500.0, "variant": 550.0}, blocks=10)
     analysis = analyse(recipe, plan, trials)
     [c] = analysis["comparisons"]
@@ -205,7 +223,7 @@ def test_ab_analysis_gives_the_primary_verdict_and_holm_adjusted_secondaries():
 
 def test_an_unusable_trial_drops_only_its_pair():
     recipe = _recipe("datasource-max-pool-size", "guide")
-    plan = compile_plan(recipe, per_node=True)
+    plan = compile_plan(recipe, switch="database")
     trials = _run(plan, {"baseline": 500.0, "variant": 550.0}, blocks=6)
     trials[0]["status"], trials[0]["used"] = "disturbed", False
     [c] = analyse(recipe, plan, trials)["comparisons"]
@@ -241,7 +259,7 @@ def test_a_point_that_could_not_be_compared_is_never_the_knee():
 
 def test_sweep_analysis_finds_best_knee_and_recommends_with_a_reason():
     recipe = _recipe("jvm-heap-size", "thesis")
-    plan = compile_plan(recipe, per_node=True)
+    plan = compile_plan(recipe, switch="restart")
     true = {"96": 300.0, "128": 480.0, "192": 544.5, "256": 545.0, "512": 545.0, "1024": 544.0}
     trials = _run(plan, true, blocks=12, noise=0.005)
     for t in trials:  # time in GC falls as the heap grows: the reason the knee cites
@@ -260,7 +278,7 @@ def test_load_curve_saturation_latency_knee_and_the_fall_past_saturation():
     from dataclasses import replace
     from tuninglab.recipe import LoadLevels
     recipe = replace(recipe, load_levels=LoadLevels("users", (1, 2, 4, 8, 16, 32)))
-    plan = compile_plan(recipe, per_node=True)
+    plan = compile_plan(recipe, switch="runtime")
     assert plan.kind == LOAD and plan.nodes == ["app"]
     true = {"users=1": 150.0, "users=2": 290.0, "users=4": 520.0, "users=8": 560.0,
             "users=16": 558.0, "users=32": 500.0}

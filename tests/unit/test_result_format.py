@@ -11,14 +11,15 @@ from tuninglab.recipe import load_recipe
 def _built() -> dict:
     recipe = load_recipe(layout.recipes_dir() / "guide" / "datasource-max-pool-size")
     kind = changes.kind_for(recipe)
-    plan = compile_plan(recipe, per_node=kind.per_node)
+    plan = compile_plan(recipe, switch=kind.switch)
     kind.bind(plan.arms)
-    blocks = design.blocks(plan.slots, 2, seed=7)
+    blocks = design.blocks(plan.slots, 2, seed=7, period_blocks=1)
     trials = []
     for block in blocks:
         for slot in block.slots:
             for arm in slot:
                 trials.append({"index": len(trials), "block": block.index, "arm": arm,
+                               "period": block.period, "orientation": block.orientation,
                                "used": True, "status": "valid", "errors": [],
                                "metrics": {"throughput": 100.0 + len(trials), "error_rate": 0.0}})
     analysis = analyse(recipe, plan, trials)

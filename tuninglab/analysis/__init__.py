@@ -13,7 +13,7 @@ Validity comes first: trials with errors of the system under test make an A/B ru
 from __future__ import annotations
 
 from .. import stats
-from ..plan import AB, AB_BY_LOAD, LOAD, SWEEP, SWEEP_BY_LOAD, Plan
+from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, SWEEP, SWEEP_BY_LOAD, Plan
 from ..recipe import Recipe
 from .comparisons import compare_arms
 from .curves import load_curve, sweep_curve
@@ -54,9 +54,13 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
 
 def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict:
     comparisons = []
+    crossover = None
+    if plan.layout == CROSSOVER:
+        crossover = "same-jvms" if plan.keeps_jvms else "fresh-jvms"
     for load in plan.load_values or (None,):
         baseline, variant = plan.arms_at_load(load)
-        c = compare_arms(trials, baseline.id, variant.id, primary, confidence)
+        c = compare_arms(trials, baseline.id, variant.id, primary, confidence,
+                         crossover=crossover)
         c["load"] = None if load is None else {plan.load_key: load}
         comparisons.append(c)
     if len(comparisons) > 1:

@@ -1,7 +1,9 @@
 """Paired comparisons of two arms, metric by metric, with the multiplicity of metrics handled.
 
-Two arms are paired block by block: a block holds one trial of each arm, run minutes apart in a
-mirrored random order. Only blocks where both trials are usable count.
+Two arms are paired block by block: a block holds one trial of each arm (side by side in a
+crossover, one after the other elsewhere). Only blocks where both trials are usable count. In
+a crossover the interval rests on the periods, and when the nodes keep their JVMs across
+periods the difference between the two nodes is estimated and removed (stats.compare).
 
 The verdict rests on the recipe's primary metric, tested alone at 95 %. Every other metric is
 a secondary: with eight of them, one would be flagged "by a hair" in a third of A/A runs, so
@@ -32,15 +34,21 @@ def paired_values(trials: list[dict], a: str, b: str, metric: str) -> tuple[list
 
 
 def compare_arms(trials: list[dict], baseline: str, variant: str, primary: str,
-                 confidence: float = 0.95) -> dict:
-    """Every metric of ``variant`` against ``baseline``; the verdict is the primary's."""
+                 confidence: float = 0.95, *, crossover: str | None = None) -> dict:
+    """Every metric of ``variant`` against ``baseline``; the verdict is the primary's.
+    ``crossover``: None (blocks are independent), "same-jvms" (periods, the nodes' difference
+    removed) or "fresh-jvms" (periods, each with JVMs of its own)."""
     metrics, p_secondary = {}, {}
+    layout_of = {t["block"]: (t.get("period", t["block"]), t.get("orientation", 0))
+                 for t in trials}
     for name, rule in stats.METRIC_RULES.items():
         blocks, b, v = paired_values(trials, baseline, variant, name)
         if not blocks:
             continue
+        periods = [layout_of[k][0] for k in blocks] if crossover else None
+        turns = [layout_of[k][1] for k in blocks] if crossover == "same-jvms" else None
         c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
-                          confidence=confidence)
+                          confidence=confidence, periods=periods, orientations=turns)
         entry = c.to_dict()
         entry.update(unit=UNITS.get(name, ""), higher_is_better=rule.higher_is_better,
                      delta_kind="relative" if c.scale == stats.RATIO else "absolute",
@@ -57,5 +65,7 @@ def compare_arms(trials: list[dict], baseline: str, variant: str, primary: str,
     return {"baseline": baseline, "variant": variant, "primary_metric": primary,
             "verdict": primary_entry["verdict"] if primary_entry else None,
             "pairs": primary_entry["n_pairs"] if primary_entry else 0,
+            "periods": primary_entry["n_periods"] if primary_entry else None,
+            "node_effect": primary_entry["node_effect"] if primary_entry else None,
             "secondary_correction": "Holm over the secondary metrics, alpha 0.05",
             "metrics": metrics}

@@ -1,4 +1,5 @@
-"""tl.* system properties that the benchmark app reads at deployment (apps/orderentry/API.md)."""
+"""tl.* system properties that the benchmark app reads at deployment (apps/orderentry/API.md):
+a switch needs a reload, which redeploys the app."""
 from __future__ import annotations
 
 import json

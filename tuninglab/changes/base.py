@@ -2,10 +2,10 @@
 
 A change kind is a small class registered in ``changes/__init__.py``. It answers:
 
-- ``per_node``: does the change live in the application server (its configuration, its JVM,
-  its container)? Then every change level gets its own node, configured once before its
-  warm-up and kept for the run (plan.py). Otherwise (the database) the arms share one node and
-  the kind switches the setting in place before each trial (``switch``);
+- ``switch``: how one arm's setting replaces another's on a running system (plan.py):
+  ``runtime`` (written to the running server), ``reload`` (the server must reload), ``restart``
+  (fixed at JVM start) or ``database`` (the shared database). The plan's layout follows from
+  it; ``apply_arm`` does the in-place part;
 - ``node_config``: the node's JVM options and container limits for an arm;
 - ``operations``: management operations to apply to the node of an arm, and whether that arm
   applies them (a baseline node still reads the same attributes back, to prove it holds the
@@ -21,9 +21,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..jboss_cli import Operation
-from ..plan import BASELINE, Arm
+from ..plan import BASELINE, RELOAD, RUNTIME, Arm
 from ..recipe import PLACEHOLDER, Recipe
-from .checks import Check
+from . import model
+from .checks import ChangeNotEffective, Check
 
 if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
     from ..stack import NodeConfig
@@ -40,7 +41,7 @@ def value_text(value) -> str:
 
 class ChangeKind:
     name = ""
-    per_node = True
+    switch = RELOAD  # a kind whose switch a recipe may choose reads it in __init__
 
     def __init__(self, recipe: Recipe):
         self.recipe = recipe
@@ -71,13 +72,26 @@ class ChangeKind:
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         return []
 
-    # -- in place (per_node False) -----------------------------------------------------------
+    # -- in place ---------------------------------------------------------------------------
     def prepare(self, stack) -> list[Check]:
         """Once, before the warm-up: record the baseline and prove the change is clean."""
         return []
 
-    def switch(self, stack, node: str, arm: Arm) -> list[Check]:
-        """Before every trial: put the arm's setting in place and read it back."""
+    def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
+        """Put the arm's setting on a node that may hold another arm's: its management
+        operations written (an arm without the change gets back what the baseline had,
+        ``state.before``). A runtime switch must not leave the server waiting for a reload.
+        The engine's verification reads everything back afterwards."""
+        ops, applied = self.operations(arm)
+        m = stack.management_of(node)
+        for op in ops:
+            before = state.before.get(model.target(op))
+            response = model.apply(m, op) if applied else model.restore(m, op, before)
+            if self.switch == RUNTIME and response is not None and response.needs_reload:
+                raise ChangeNotEffective(
+                    f"{op.where}: the server needs a reload before {op.address_text} takes "
+                    f"effect, so this change cannot switch at runtime; allowed: change.switch = "
+                    f"\"reload\" in the recipe")
         return []
 
     # -- for pages and results -----------------------------------------------------------------

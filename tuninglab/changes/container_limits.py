@@ -1,13 +1,16 @@
 """Other CPU or memory limits for the application server's container.
 
-The limits are read back for every node before every trial by the engine itself (a node warms
-without them and must be put back), see ``limits_checks``."""
+Docker changes a running container's limits (``docker update``), so the switch is at runtime.
+The JVM keeps the processor count it started with (``-XX:ActiveProcessorCount``, from the
+stack's quota), so a quota sweep changes the CPU time the server gets, not how it sizes its
+pools. The limits are read back for every node before every trial by the engine itself (a node
+warms without them and must be put back), see ``limits_checks``."""
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
-from ..plan import Arm
+from ..plan import RUNTIME, Arm
 from .base import ChangeKind, value_text
 from .checks import Check
 
@@ -17,6 +20,7 @@ if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
 
 class ContainerLimitsChange(ChangeKind):
     name = "container-limits"
+    switch = RUNTIME
 
     def limits(self, arm: Arm) -> dict:
         """The arm's limits: the change's (with its sweep value) or the stack's."""
@@ -35,6 +39,11 @@ class ContainerLimitsChange(ChangeKind):
 
     def node_config(self, base: NodeConfig, arm: Arm) -> NodeConfig:
         return base.with_changes(**self.limits(arm))
+
+    def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
+        """The node's limits become the arm's, on the running container."""
+        stack.set_limits(node, self.node_config(stack.node_configs[node], arm))
+        return []
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:

@@ -1,8 +1,16 @@
-"""A jboss-cli script applied to the application server's configuration."""
+"""A jboss-cli script applied to the application server's configuration.
+
+Whether the script's attributes take effect without a reload is WildFly's to say (each
+attribute's ``restart-required`` in the management model; in WildFly 39 the data source's
+``max-pool-size`` needs a reload, the io worker's ``task-max-threads`` and the ejb3 subsystem's
+pass-by-value switch do not). The recipe states it as ``change.switch`` (default ``reload``,
+which is always safe); a ``runtime`` switch is checked on every write, and a write that leaves
+the server waiting for a reload fails the run.
+"""
 from __future__ import annotations
 
 from ..jboss_cli import Operation, parse_text
-from ..plan import Arm
+from ..plan import RELOAD, Arm
 from .base import ChangeKind
 
 
@@ -12,6 +20,7 @@ class JbossCliChange(ChangeKind):
     def __init__(self, recipe):
         super().__init__(recipe)
         self.template = self.change.file.read_text(encoding="utf-8")
+        self.switch = self.change.switch or RELOAD
 
     def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
         """Every arm reads back the same operations (a sweep's arms with their own value);

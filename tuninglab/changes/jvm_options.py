@@ -1,10 +1,11 @@
-"""Other JVM options for the application server: each change level runs in its own JVM."""
+"""Other JVM options for the application server: fixed when the JVM starts, so a switch is a
+fresh JVM."""
 from __future__ import annotations
 
 import shlex
 from typing import TYPE_CHECKING
 
-from ..plan import Arm
+from ..plan import RESTART, Arm
 from .base import ChangeKind
 from .checks import Check
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
 
 class JvmOptionsChange(ChangeKind):
     name = "jvm-options"
+    switch = RESTART
 
     def options(self, arm: Arm) -> str:
         if self.applies(arm):

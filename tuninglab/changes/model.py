@@ -15,8 +15,8 @@ from ..jboss_cli import Operation
 from ..management import ManagementClient, ManagementError
 from .checks import ChangeNotEffective, Check, same
 
-__all__ = ["Recorded", "apply", "record", "read_back", "model_differences", "touched_prefixes",
-           "app_config", "app_checks"]
+__all__ = ["Recorded", "apply", "restore", "record", "read_back", "target", "model_differences",
+           "touched_prefixes", "app_config", "app_checks"]
 
 
 @dataclass
@@ -27,31 +27,61 @@ class Recorded:
     existed: bool = False  # for add: whether the resource existed
 
 
-def record(m: ManagementClient, ops: list[Operation]) -> dict[str, Recorded]:
-    """The state each operation will replace, keyed by the operation's text."""
+def target(op: Operation) -> tuple:
+    """What an operation sets: an attribute of a resource, or a resource as a whole. Arms of a
+    sweep write different values to the same target."""
+    return (op.address, op.params.get("name")) if op.name != "add" else (op.address, None)
+
+
+def record(m: ManagementClient, ops: list[Operation]) -> dict[tuple, Recorded]:
+    """The state each operation will replace, keyed by its target."""
     out = {}
     for op in ops:
         if op.name == "add":
-            out[str(op)] = Recorded(existed=m.resource_exists(list(op.address)))
+            out[target(op)] = Recorded(existed=m.resource_exists(list(op.address)))
         else:
             name = op.params["name"]
-            out[str(op)] = Recorded(
+            out[target(op)] = Recorded(
                 defined=m.read_attribute(list(op.address), name, include_defaults=False),
                 effective=m.read_attribute(list(op.address), name))
     return out
 
 
-def apply(m: ManagementClient, op: Operation) -> None:
+def apply(m: ManagementClient, op: Operation):
+    """Write the operation; returns the server's response (its headers say whether a reload
+    is needed)."""
     try:
         if op.name == "add":
-            m.execute("add", list(op.address), **op.params)
-        elif op.name == "write-attribute":
-            m.execute("write-attribute", list(op.address), name=op.params["name"],
-                      value=op.params["value"])
-        elif op.name == "undefine-attribute":
-            m.execute("undefine-attribute", list(op.address), name=op.params["name"])
+            return m.execute("add", list(op.address), **op.params)
+        if op.name == "write-attribute":
+            return m.execute("write-attribute", list(op.address), name=op.params["name"],
+                             value=op.params["value"])
+        if op.name == "undefine-attribute":
+            return m.execute("undefine-attribute", list(op.address), name=op.params["name"])
     except ManagementError as exc:
         raise ChangeNotEffective(f"{op.where}: {exc}") from exc
+    return None
+
+
+def restore(m: ManagementClient, op: Operation, before: Recorded | None):
+    """Undo the operation: what it replaced, as ``record`` found it (a resource it added is
+    removed; an attribute gets its recorded definition back, or none). Returns the response,
+    or None when there was nothing to undo."""
+    if before is None:
+        raise ValueError(f"{op.where}: nothing recorded to restore")
+    try:
+        if op.name == "add":
+            if before.existed or not m.resource_exists(list(op.address)):
+                return None
+            return m.execute("remove", list(op.address))
+        name = op.params["name"]
+        if m.read_attribute(list(op.address), name, include_defaults=False) == before.defined:
+            return None
+        if before.defined is None:
+            return m.execute("undefine-attribute", list(op.address), name=name)
+        return m.execute("write-attribute", list(op.address), name=name, value=before.defined)
+    except ManagementError as exc:
+        raise ChangeNotEffective(f"{op.where}: restoring the baseline: {exc}") from exc
 
 
 def read_back(m: ManagementClient, op: Operation, applied: bool,
@@ -155,7 +185,7 @@ def app_checks(m: ManagementClient, base_url: str, ops: list[Operation], applied
         if applied:
             expected = op.params.get("value")
         else:
-            rec = before.get(str(op))
+            rec = before.get(target(op))
             if rec is None or not rec.existed:
                 checks.append(Check(f"app sees {name}", "its default", str(actual),
                                     actual != "missing"))

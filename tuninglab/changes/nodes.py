@@ -1,12 +1,14 @@
 """Configure an application-server node for its arm, and prove it: once after start, and again
 before every trial.
 
-A node gets the recipe's baseline set-up (baseline.cli, baseline.properties) and, if its arm
-applies the change, the change's operations; then one reload. Everything an operation will
-replace is recorded first, so the read-back of a node without the change proves it still holds
-what it had. After all nodes are configured their management models are compared: they may
-differ only where the change writes (and must differ there, for a change that writes
-something), so "one change at a time" is checked on the running servers, not assumed.
+A node gets the recipe's baseline set-up (baseline.cli, baseline.properties) and, if its first
+arm applies the change, the change's operations; then one reload. Everything the change's
+operations will replace (for every arm: a sweep's arms write different values to the same
+attributes) is recorded first, so a node without the change can prove it still holds what it
+had, and a node that swaps arms can be put back. After all nodes are configured their
+management models are compared: they may differ only where the change writes (and must differ
+there, for a change that writes something), so "one change at a time" is checked on the
+running servers, not assumed.
 """
 from __future__ import annotations
 
@@ -28,10 +30,9 @@ __all__ = ["NodeState", "baseline_operations", "configure", "verify", "compare_m
 
 @dataclass
 class NodeState:
-    """What a node was configured with, and what those operations replaced."""
+    """A node's baseline operations, and what the change's operations replace there (by
+    target, model.record)."""
     baseline_ops: list[Operation] = field(default_factory=list)
-    change_ops: list[Operation] = field(default_factory=list)
-    applied: bool = False
     before: dict = field(default_factory=dict)
 
 
@@ -46,44 +47,40 @@ def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> Nod
     """Apply the baseline set-up and, if the arm applies it, the change; reload once."""
     m = stack.management_of(node)
     change_ops, applied = kind.operations(arm)
-    state = NodeState(baseline_operations(setup), change_ops, applied)
+    state = NodeState(baseline_operations(setup))
     for op in state.baseline_ops:
         model.apply(m, op)
     # Recorded after the baseline: what the change replaces is the baseline's value (a
     # baseline may set the very attribute the change sets, e.g. a small pool made larger).
-    state.before = model.record(m, state.change_ops)
-    for op in state.change_ops:
-        if op.name == "add" and state.before[str(op)].existed and applied:
+    every_op = [op for other in kind.arms for op in kind.operations(other)[0]] or change_ops
+    state.before = model.record(m, every_op)
+    for op in change_ops:
+        if op.name == "add" and state.before[model.target(op)].existed and applied:
             raise ChangeNotEffective(
                 f"{op.where}: {op.address_text} already exists in the baseline; a change file "
                 f"may only add what the baseline does not have")
     if applied:
-        for op in state.change_ops:
+        for op in change_ops:
             model.apply(m, op)
-    if state.baseline_ops or (applied and state.change_ops):
+    if state.baseline_ops or (applied and change_ops):
         m.reload()
     return state
-
-
-def _target(op: Operation) -> tuple:
-    """What an operation sets: an attribute of a resource, or a resource as a whole."""
-    return (op.address, op.params.get("name")) if op.name != "add" else (op.address, None)
 
 
 def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> list[Check]:
     """Every check that the node runs what its arm says; raises ChangeNotEffective if not."""
     m = stack.management_of(node)
     url = stack.nodes[node].app_url()
+    change_ops, applied = kind.operations(arm)
     checks = []
-    overridden = {_target(op) for op in state.change_ops} if state.applied else set()
-    for op in state.baseline_ops:
-        if _target(op) not in overridden:  # else the change's own read-back covers it
-            checks += model.read_back(m, op, True, None)
-    checks += model.app_checks(m, url, [op for op in state.baseline_ops
-                                        if _target(op) not in overridden], True, {})
-    for op in state.change_ops:
-        checks += model.read_back(m, op, state.applied, state.before.get(str(op)))
-    checks += model.app_checks(m, url, state.change_ops, state.applied, state.before)
+    overridden = {model.target(op) for op in change_ops} if applied else set()
+    kept = [op for op in state.baseline_ops if model.target(op) not in overridden]
+    for op in kept:  # an overridden one is covered by the change's own read-back
+        checks += model.read_back(m, op, True, None)
+    checks += model.app_checks(m, url, kept, True, {})
+    for op in change_ops:
+        checks += model.read_back(m, op, applied, state.before.get(model.target(op)))
+    checks += model.app_checks(m, url, change_ops, applied, state.before)
     checks += kind.read_back(stack, node, arm)
     checks += limits_checks(stack, node)
     return require(checks, f"{node} ({arm.label})")
@@ -93,13 +90,14 @@ def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> li
 NODE_IDENTITY = ("/name",)
 
 
-def compare_models(stack, kind: ChangeKind, states: dict[str, NodeState]) -> list[Check]:
-    """The nodes' configurations differ only where the change writes, and (for a change that
-    writes the configuration) they do differ there."""
-    nodes = list(states)
+def compare_models(stack, kind: ChangeKind, arms: dict[str, Arm]) -> list[Check]:
+    """The nodes' configurations differ only where the change writes, and (when the nodes'
+    arms write different settings) they do differ there. ``arms``: each node's arm now."""
+    nodes = list(arms)
     if len(nodes) < 2:
         return []
-    allowed = model.touched_prefixes([op for s in states.values() for op in s.change_ops])
+    ops = [op for arm in kind.arms for op in kind.operations(arm)[0]]
+    allowed = model.touched_prefixes(ops)
     first = stack.management_of(nodes[0]).read_resource(recursive=True)
     checks = []
     differing = False
@@ -111,7 +109,9 @@ def compare_models(stack, kind: ChangeKind, states: dict[str, NodeState]) -> lis
         checks.append(Check(f"{other} differs from {nodes[0]} only where the change writes",
                             "no other difference", ", ".join(stray[:10]) or "no other difference",
                             not stray))
-    if any(s.change_ops for s in states.values()):
+    settings = {(kind.applies(arm), tuple(map(str, kind.operations(arm)[0])))
+                for arm in arms.values()}
+    if ops and len(settings) > 1:
         checks.append(Check("the change alters the configuration between the nodes",
                             "at least one difference", "differences found" if differing else
                             "none", differing))

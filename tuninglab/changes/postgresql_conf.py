@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..plan import Arm
+from ..plan import DATABASE, Arm
 from .base import ChangeKind
 from .checks import Check, require, same
 
@@ -50,7 +50,7 @@ def apply_pg_fragment(stack, target: str, text: str | None) -> bool:
 
 class PostgresConfChange(ChangeKind):
     name = "postgresql-conf"
-    per_node = False
+    switch = DATABASE
 
     def __init__(self, recipe):
         super().__init__(recipe)
@@ -86,7 +86,7 @@ class PostgresConfChange(ChangeKind):
             ]
         return require(checks, "preflight")
 
-    def switch(self, stack, node: str, arm: Arm) -> list[Check]:
+    def apply_arm(self, stack, node: str, arm: Arm, state=None) -> list[Check]:
         restarted = apply_pg_fragment(stack, FRAGMENT, self.text(arm))
         stack.management_of(node).execute("flush-all-connection-in-pool", POOL)
         checks = [Check(f"{arm.label}: database {'restarted' if restarted else 'reloaded'}, pool "

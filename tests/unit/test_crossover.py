@@ -1,0 +1,104 @@
+"""The crossover: two nodes side by side, the arms swapping nodes between periods.
+
+Known data in, known answer out: a node that is faster than its twin for a whole run must not
+read as an effect, periods with fresh JVMs must widen the interval as much as they vary, and
+the design must put each arm on each node half of the time."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tuninglab import design, stats
+
+
+def _crossover_run(rng, *, blocks=20, period_blocks=1, effect=0.0, node=0.0, noise=0.03,
+                   period_sd=0.0, keeps_jvms=True):
+    """Per-block (baseline, variant) throughputs of a crossover whose app-2 is ``node`` (log)
+    faster than app-1, plus a random offset per period (``period_sd``, a fresh JVM's luck)."""
+    plan = design.blocks([("baseline", "variant")], blocks, int(rng.integers(1 << 30)),
+                         period_blocks=period_blocks)
+    luck = {p: rng.normal(0, period_sd) for p in {b.period for b in plan}}
+    base, var, periods, turns = [], [], [], []
+    for block in plan:
+        # orientation +1: baseline on app-1, variant on app-2
+        on_two = "variant" if block.orientation > 0 else "baseline"
+        speed = {arm: (node + luck[block.period] if arm == on_two else 0.0)
+                 for arm in ("baseline", "variant")}
+        base.append(500 * math.exp(speed["baseline"] + rng.normal(0, noise)))
+        var.append(500 * math.exp(effect + speed["variant"] + rng.normal(0, noise)))
+        periods.append(block.period)
+        turns.append(block.orientation)
+    return base, var, periods, (turns if keeps_jvms else None)
+
+
+def _compare(base, var, periods, turns):
+    return stats.compare(base, var, higher_is_better=True, periods=periods, orientations=turns)
+
+
+def test_a_node_faster_than_its_twin_is_estimated_and_not_read_as_an_effect():
+    rng = np.random.default_rng(4)
+    base, var, periods, turns = _crossover_run(rng, node=math.log(1.05), noise=0.02)
+    c = _compare(base, var, periods, turns)
+    assert c.verdict == stats.NO_CHANGE
+    assert c.node_effect == pytest.approx(0.05, abs=0.01)
+    # Without the node term the same data give a far wider interval: the 5 % node swings
+    # every pair's difference by +/-5 %.
+    naive = stats.compare(base, var, higher_is_better=True)
+    assert (c.ci_high - c.ci_low) < 0.6 * (naive.ci_high - naive.ci_low)
+
+
+def test_a_real_effect_is_found_beside_a_node_effect():
+    rng = np.random.default_rng(5)
+    base, var, periods, turns = _crossover_run(rng, effect=math.log(1.04),
+                                               node=math.log(0.95), noise=0.02)
+    c = _compare(base, var, periods, turns)
+    assert c.verdict == stats.BETTER and c.delta == pytest.approx(0.04, abs=0.015)
+    assert c.node_effect == pytest.approx(-0.05, abs=0.015)
+
+
+def test_false_positives_stay_near_five_percent_with_a_random_node_effect_per_run():
+    rng = np.random.default_rng(6)
+    claims = 0
+    runs = 400
+    for _ in range(runs):
+        base, var, periods, turns = _crossover_run(rng, node=rng.normal(0, 0.03))
+        claims += _compare(base, var, periods, turns).verdict != stats.NO_CHANGE
+    assert 0.02 <= claims / runs <= 0.09
+
+
+def test_fresh_jvms_per_period_widen_the_interval_as_much_as_they_vary():
+    """A restart switch: every period has JVMs of their own (a launch's luck of 3 %). The
+    interval rests on the periods and keeps its 5 % error rate; one resting on the blocks
+    would claim a change in a quarter of A/A runs."""
+    rng = np.random.default_rng(7)
+    on_periods = on_blocks = 0
+    runs = 300
+    for _ in range(runs):
+        base, var, periods, _ = _crossover_run(rng, blocks=20, period_blocks=5, period_sd=0.03,
+                                               noise=0.02, keeps_jvms=False)
+        on_periods += _compare(base, var, periods, None).verdict != stats.NO_CHANGE
+        on_blocks += stats.compare(base, var, higher_is_better=True).verdict != stats.NO_CHANGE
+    assert on_periods / runs <= 0.09
+    assert on_blocks / runs >= 0.2
+
+
+def test_periods_come_in_mirrored_orientations_and_blocks_stay_in_their_period():
+    blocks = design.blocks([("a", "b")], 20, seed=3, period_blocks=5)
+    assert [b.period for b in blocks] == [i // 5 for i in range(20)]
+    turns = [blocks[i * 5].orientation for i in range(4)]
+    assert turns[0] == -turns[1] and turns[2] == -turns[3]
+    assert all(b.orientation == turns[b.period] for b in blocks)
+    every = design.blocks([("a", "b")], 20, seed=3, period_blocks=1)
+    assert sum(b.orientation for b in every) == 0  # each arm half of the time on each node
+    assert design.blocks([("a", "b")], 20, seed=3, period_blocks=1) == every
+
+
+def test_one_period_or_one_orientation_cannot_separate_the_nodes_from_the_change():
+    c = stats.compare([100, 101], [105, 104], higher_is_better=True, periods=[0, 0],
+                      orientations=[1, 1])
+    assert c.verdict == stats.NOT_ASSESSED and c.node_effect is None
+    with pytest.raises(ValueError, match="both orientations"):
+        stats.compare([100, 101], [105, 104], higher_is_better=True, periods=[0, 0],
+                      orientations=[1, -1])
