@@ -197,18 +197,16 @@ class _Run:
 
     # -- warm-up --------------------------------------------------------------------------------
     def warm_up(self, arms: dict[str, Arm]) -> dict:
-        """Nodes measured side by side warm side by side; nodes measured one at a time warm one
-        at a time, in a random order (a node warmed first must not always be the same arm's),
-        the others idle."""
+        """Every node to its plateau, in a random order (a node warmed first must not always be
+        the same arm's): nodes measured side by side reach it side by side (warmup.py), nodes
+        measured one at a time one at a time, the others idle."""
         prof, say = self.prof, self.say
-        specs = {node: self.spec.with_load(arm.load).at(node, self.streams[node], len(self.streams))
-                 for node, arm in arms.items()}
-        if self.plan.layout == CROSSOVER:
-            groups = [list(specs)]
-        else:
-            order = list(specs)
-            self.rng.shuffle(order)
-            groups = [[node] for node in order]
+        order = list(arms)
+        self.rng.shuffle(order)
+        specs = {node: self.spec.with_load(arms[node].load).at(node, self.streams[node],
+                                                               len(self.streams))
+                 for node in order}
+        groups = [order] if self.plan.layout == CROSSOVER else [[node] for node in order]
         records = {}
         for group in groups:
             records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},

@@ -13,9 +13,11 @@ therefore has two phases:
 2. **plateau**: the node is back under the measurement's limits and serves 5 s windows until
    throughput is steady (``SteadyRule``) or ``plateau_max_s`` has passed.
 
-Nodes that will be measured side by side warm side by side: each window loads all of them at
-once, and a phase ends when it has ended for every node, so both nodes of a crossover reach
-the measurement in the same state and no JVM waits idle while its twin warms.
+Nodes that will be measured side by side compile one at a time (two JVMs compiling at once on
+two cores starve each other's compiler threads: measured 2026-11-25, both were still compiling
+flat out after 120 s, at a quarter of the throughput one node alone reaches in 60 s), then
+reach their plateau side by side, the way they will be measured; the plateau phase ends when
+it has ended for every node.
 
 Every window is kept: throughput, error rate and how busy the JIT compiler was. A window in
 which every request failed stops the run (the stack does not serve this workload).
@@ -98,19 +100,17 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
     reached and when."""
     nodes = list(specs)
     windows: dict[str, list[Window]] = {node: [] for node in nodes}
-    elapsed = 0.0
-    if compile_max_s > 0:
-        for node in nodes:
-            stack.widen(node)
+    for node in nodes if compile_max_s > 0 else ():
+        elapsed = 0.0
+        stack.widen(node)
         try:
             while elapsed < compile_max_s:
-                found = _windows(stack, specs, "compile", windows, say)
+                found = _windows(stack, {node: specs[node]}, "compile", windows, say)
                 elapsed += WINDOW_S
-                if all(w.jit_busy < COMPILE_QUIET for w in found.values()):
+                if found[node].jit_busy < COMPILE_QUIET:
                     break
         finally:
-            for node in nodes:
-                stack.restore(node)
+            stack.restore(node)
     steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
     while plateau_s < plateau_max_s:
@@ -130,9 +130,8 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
     """One 5 s window on every node at once."""
     managements = {node: stack.management_of(node) for node in specs}
     compiled_before = {node: compiled_seconds(m) for node, m in managements.items()}
-    count = len(next(iter(windows.values())))
     summaries = together(specs, lambda node: load.run(
-        stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{count}"))
+        stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{len(windows[node])}"))
     found = {}
     for node, summary in summaries.items():
         compiled = compiled_seconds(managements[node]) - compiled_before[node]
