@@ -182,6 +182,9 @@ class WildFlyNode(LabContainer):
         return f"http://{binding['HostIp']}:{binding['HostPort']}"
 
 
+SUMMARY_MARKER = "--- tuninglab summary ---"  # workloads/mix.js prints its summary after it
+
+
 class LoadGenerator(LabContainer):
     """k6 with the workload scripts; each trial is a `k6 run` exec'd into this container."""
 
@@ -189,14 +192,17 @@ class LoadGenerator(LabContainer):
         super().__init__(image, "loadgen")
         self.with_command(["sleep", "infinity"])
 
-    def k6_run(self, script: str, env: dict[str, str], summary_path: str) -> dict:
+    def k6_run(self, script: str, env: dict[str, str]) -> dict:
+        """One k6 run; its JSON summary, which the script prints after SUMMARY_MARKER."""
         result = self.get_wrapped_container().exec_run(
-            ["k6", "run", "--quiet", "--no-color", "--no-usage-report", script],
-            environment={**env, "SUMMARY": summary_path})
+            ["k6", "run", "--quiet", "--no-color", "--no-usage-report", script], environment=env)
         output = result.output.decode(errors="replace")
         if result.exit_code not in (0, 99):  # 99: a threshold failed; we set none that can
             raise RuntimeError(f"k6 exited {result.exit_code}: {output.strip()[-3000:]}")
-        return json.loads(self.run(["cat", summary_path]))
+        _, marker, summary = output.rpartition(SUMMARY_MARKER)
+        if not marker:
+            raise RuntimeError(f"k6 printed no summary: {output.strip()[-3000:]}")
+        return json.loads(summary.strip().splitlines()[0])
 
     def k6_version(self) -> str:
         return self.run(["k6", "version"]).split()[1]

@@ -69,9 +69,13 @@ class LoadSpec:
         return env
 
 
-def run(loadgen, spec: LoadSpec, seconds: int, tag: str) -> dict:
-    """One k6 run of `seconds` measured seconds (no warm-up phase inside)."""
-    return loadgen.k6_run(SCRIPT, spec.k6_env(0, seconds), f"/tmp/summary-{tag}.json")
+def run(loadgen, spec: LoadSpec, seconds: int, tag: str = "") -> dict:
+    """One k6 run of `seconds` measured seconds (no warm-up phase inside); ``tag`` names it in
+    errors."""
+    try:
+        return loadgen.k6_run(SCRIPT, spec.k6_env(0, seconds))
+    except RuntimeError as exc:
+        raise RuntimeError(f"{tag or 'load'} against {spec.target}: {exc}") from exc
 
 
 def load_metrics(summary: dict) -> dict:
@@ -110,8 +114,7 @@ def smoke_test(loadgen, rounds: int = 2, target: str = "app") -> dict:
     measured. A fixed sequence, not a timed load, so a slow machine cannot make it flaky."""
     spec = LoadSpec(mix=SMOKE_MIX, model="smoke", lines=5, bulk_rows=200, target=target)
     env = {**spec.k6_env(0, 1), "ROUNDS": str(rounds)}
-    # One summary file per target: smoke tests of several nodes run at the same time.
-    metrics = load_metrics(loadgen.k6_run(SCRIPT, env, f"/tmp/summary-smoke-{target}.json"))
+    metrics = load_metrics(loadgen.k6_run(SCRIPT, env))
     missing = [name for name in SMOKE_MIX if metrics["transactions"].get(name, {}).get("count", 0) == 0]
     if metrics["failed"] or missing:
         raise SmokeTestFailed(

@@ -205,7 +205,7 @@ class Tolerance:
     error_rate: float
     loadgen_cpu: float
     steal: float = 0.02
-    outside_cpu: float = 0.15
+    outside_cpu: float = 0.3
     db_core_busy: float = 0.85
 
 

@@ -46,14 +46,23 @@ def _design_text(result: dict) -> str:
     design = result.get("design") or {}
     profile = design.get("profile") or {}
     arms = len((result.get("plan") or {}).get("arms") or [])
-    return (f"{arms} arms, {profile.get('blocks')} blocks of {profile.get('window_s')} s "
+    text = (f"{arms} arms, {profile.get('blocks')} blocks of {profile.get('window_s')} s "
             f"measured windows")
+    layout = results.layout_text(result)
+    return f"{text}, {layout}" if layout else text
 
 
 def _comparison_lines(c: dict) -> list[str]:
     load = c.get("load")
     head = f"{c['variant']} against {c['baseline']}" + (f" at {_load_text(load)}" if load else "")
-    lines = [f"-- {head}: verdict {c.get('verdict')} over {c.get('pairs')} pairs",
+    over = f"{c.get('pairs')} pairs"
+    if c.get("periods"):
+        over += f" in {c['periods']} periods"
+    lines = [f"-- {head}: verdict {c.get('verdict')} over {over}"]
+    if c.get("node_effect") is not None:
+        lines.append(f"   the nodes themselves: app-2 {fmt_delta(c['node_effect'])} "
+                     f"against app-1 in the primary metric, removed from the delta")
+    lines += [
              f"{'metric':<14}{'baseline':>12}{'variant':>12}   {'delta [95 % CI]':<26}"
              f"{'detectable':>11}  verdict"]
     metrics = c.get("metrics") or {}

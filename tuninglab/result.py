@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 __all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "comparisons", "curves",
-           "primary_entry", "is_valid", "warmup_state"]
+           "primary_entry", "is_valid", "warmup_state", "layout_text"]
 
 FORMAT = 4
 
@@ -211,6 +211,25 @@ def warmup_state(warmup: dict) -> str:
     if warmup.get("plateau_max_s") == 0:
         return "no plateau check"
     return "steady" if warmup.get("steady") else "not steady"
+
+
+def layout_text(result: dict) -> str:
+    """Where the arms ran, in words ("" for results from before the layouts had names)."""
+    plan = result.get("plan") or {}
+    periods = len((result.get("design") or {}).get("periods") or []) or None
+    layout, switch = plan.get("layout"), plan.get("switch")
+    if layout == "crossover":
+        how = {"runtime": "every block", "reload": "with a reload between periods",
+               "restart": "with fresh JVMs in every period"}.get(switch, "between periods")
+        text = f"a crossover of two nodes side by side, the arms swapping nodes {how}"
+        return text + (f" ({periods} periods)" if periods and switch != "runtime" else "")
+    if layout == "shared":
+        return "one node, the setting switched in place before every trial"
+    if layout == "per-level":
+        return "one node per value, measured one at a time"
+    if plan.get("concurrency", 1) > 1:
+        return "one node per arm, side by side (no swapping: before the crossover)"
+    return ""
 
 
 def is_valid(result: dict) -> bool:

@@ -52,7 +52,7 @@ def test_sample_recipe_parses_into_dataclasses(tree):
     assert recipe.metrics.runtime == ("datasource-pool",)
     assert recipe.tolerance.error_rate == 0.01 and recipe.tolerance.loadgen_cpu == 0.9
     assert recipe.profile("full") == Profile(name="full", blocks=6, window_s=30, settle_s=3,
-                                             compile_max_s=120, plateau_max_s=60, max_retries=4)
+                                             compile_max_s=180, plateau_max_s=60, max_retries=4)
     assert recipe.profile("quick").window_s == 2 and recipe.profile("quick").blocks == 2
     assert recipe.sweep is None and recipe.load_levels is None
 

@@ -119,9 +119,9 @@ def _facts(result: dict) -> list[tuple[str, str]]:
     profile = design.get("profile") or {}
     plan = result.get("plan") or {}
     arms = plan.get("arms") or []
-    together = plan.get("concurrency", 1) > 1
+    layout = results.layout_text(result)
     run = [fmt_time(prov.get("started")), f"profile {result.get('profile')}",
-           f"{len(arms)} arms" + (" measured side by side" if together else ""),
+           f"{len(arms)} arms" + (f" in {layout}" if layout else ""),
            f"{profile.get('blocks')} blocks of {profile.get('settle_s', 0)} s settling + "
            f"{profile.get('window_s')} s measured",
            f"{(prov.get('wall_s') or 0) / 60:.0f} min in all"]
