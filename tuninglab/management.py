@@ -42,6 +42,12 @@ class Response:
                     or self.headers.get("operation-requires-restart"))
 
 
+def compilation_seconds(management: "ManagementClient") -> float:
+    """The JVM's accumulated JIT compilation time in seconds (the platform compilation MBean;
+    wall time of the compiler threads, so a throttled compiler counts its waits too)."""
+    return management.read_attribute(PLATFORM_COMPILATION, "total-compilation-time") / 1000.0
+
+
 def address_text(address: Address) -> str:
     return "/" + "/".join(f"{k}={v}" for k, v in address) if address else "/"
 

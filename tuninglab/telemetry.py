@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from . import interference
-from .management import ManagementError
+from .management import ManagementError, compilation_seconds
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
 
@@ -33,6 +33,7 @@ def snapshot(stack, node: str, runtime: tuple[str, ...]) -> dict:
             "host": interference.host_snapshot(stack.local_engine)}
     management = stack.management_of(node)
     snap["gc"] = _gc_totals(management)
+    snap["jit_s"] = compilation_seconds(management)
     for name in runtime:
         if name in RUNTIME_SOURCES:
             snap[name] = _runtime(management, RUNTIME_SOURCES[name])
@@ -74,6 +75,10 @@ def window(stack, node: str, before: dict, after: dict, transactions: int, load_
         else None,
         "shared_by": shared_by,
         "gc_time_share": gc_ms / (load_s * 1000) if load_s > 0 else None,
+        # How busy the node's JIT compiler was: a warm node compiles little; a burst during a
+        # window is the node changing under the measurement.
+        "jit_busy": ((after["jit_s"] - before["jit_s"]) / load_s
+                     if load_s > 0 and "jit_s" in after else None),
     }
     if "datasource-pool" in after:
         out["datasource_pool"] = _pool_window(before.get("datasource-pool", {}),

@@ -29,10 +29,10 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 from . import load
-from .management import PLATFORM_COMPILATION
+from .management import compilation_seconds
 from .together import together
 
-__all__ = ["SteadyRule", "WarmUpFailed", "Window", "warm_up", "compiled_seconds"]
+__all__ = ["SteadyRule", "WarmUpFailed", "Window", "warm_up"]
 
 WINDOW_S = 5
 
@@ -104,11 +104,6 @@ COMPILE_QUIET_WINDOWS = 2
 Progress = Callable[[str], None]
 
 
-def compiled_seconds(management) -> float:
-    """The JVM's accumulated compilation time in seconds (platform compilation MBean)."""
-    return management.read_attribute(PLATFORM_COMPILATION, "total-compilation-time") / 1000.0
-
-
 def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plateau_max_s: int,
             rule: SteadyRule = SteadyRule(), say: Progress = print) -> dict[str, dict]:
     """Run both phases on the nodes of ``specs`` ({node: its load}) side by side and return,
@@ -146,12 +141,12 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
              windows: dict[str, list[Window]], say: Progress) -> dict[str, Window]:
     """One 5 s window on every node at once."""
     managements = {node: stack.management_of(node) for node in specs}
-    compiled_before = {node: compiled_seconds(m) for node, m in managements.items()}
+    compiled_before = {node: compilation_seconds(m) for node, m in managements.items()}
     summaries = together(specs, lambda node: load.run(
         stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{len(windows[node])}"))
     found = {}
     for node, summary in summaries.items():
-        compiled = compiled_seconds(managements[node]) - compiled_before[node]
+        compiled = compilation_seconds(managements[node]) - compiled_before[node]
         numbers = load.load_metrics(summary)
         window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
                         error_rate=numbers["error_rate"], jit_busy=compiled / WINDOW_S)
