@@ -211,7 +211,8 @@ class _Run:
         for group in groups:
             records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},
                                           compile_max_s=prof.compile_max_s,
-                                          plateau_max_s=prof.plateau_max_s, say=say))
+                                          plateau_max_s=prof.plateau_max_s, say=say,
+                                          compile_side_by_side=prof.compile_side_by_side))
             for node in group:
                 _say_warm(say, node, records[node], prof)
         return records

@@ -199,14 +199,15 @@ class Metrics:
 @dataclass(frozen=True)
 class Tolerance:
     """Limits beyond which a trial is not a valid measurement: errors of the system under test
-    (error_rate) invalidate it; disturbances of the machine (the rest) send its block back to
-    be run again."""
+    (error_rate) invalidate it; disturbances of the machine, and a node whose compiler was busy
+    during the window (the rest), send its block back to be run again."""
 
     error_rate: float
     loadgen_cpu: float
     steal: float = 0.02
     outside_cpu: float = 0.3
     db_core_busy: float = 0.85
+    jit_busy: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,7 @@ class Profile:
     points: str = "all"  # "ends": only a sweep's (and load levels') ends and reference
     interference: str = "enforce"  # "record": disturbances noted, trials not re-run
     periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
+    compile_side_by_side: bool = False  # a crossover's nodes compile together (CI) or alone
 
 
 @dataclass(frozen=True)

@@ -105,24 +105,16 @@ Progress = Callable[[str], None]
 
 
 def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plateau_max_s: int,
-            rule: SteadyRule = SteadyRule(), say: Progress = print) -> dict[str, dict]:
-    """Run both phases on the nodes of ``specs`` ({node: its load}) side by side and return,
-    for each node, the record that goes into the result: its windows, whether its plateau was
-    reached and when."""
+            rule: SteadyRule = SteadyRule(), say: Progress = print,
+            compile_side_by_side: bool = False) -> dict[str, dict]:
+    """Run both phases on the nodes of ``specs`` ({node: its load}) and return, for each node,
+    the record that goes into the result: its windows, whether its plateau was reached and
+    when. The compile phase runs one node at a time unless ``compile_side_by_side``."""
     nodes = list(specs)
     windows: dict[str, list[Window]] = {node: [] for node in nodes}
-    for node in nodes if compile_max_s > 0 else ():
-        elapsed, quiet = 0.0, 0
-        stack.widen(node)
-        try:
-            while elapsed < compile_max_s:
-                found = _windows(stack, {node: specs[node]}, "compile", windows, say)
-                elapsed += WINDOW_S
-                quiet = quiet + 1 if found[node].jit_busy < COMPILE_QUIET else 0
-                if quiet >= COMPILE_QUIET_WINDOWS:
-                    break
-        finally:
-            stack.restore(node)
+    groups = [nodes] if compile_side_by_side else [[node] for node in nodes]
+    for group in groups if compile_max_s > 0 else ():
+        _compile(stack, {node: specs[node] for node in group}, compile_max_s, windows, say)
     steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
     while plateau_s < plateau_max_s:
@@ -135,6 +127,24 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
                    "plateau_max_s": plateau_max_s, "rule": asdict(rule), "steady": steady[node],
                    "side_by_side": nodes, "seconds": sum(w.seconds for w in windows[node]),
                    "windows": [w.as_dict() for w in windows[node]]} for node in nodes}
+
+
+def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
+             windows: dict[str, list[Window]], say: Progress) -> None:
+    """The compile phase of some nodes at once: wide, until every one is quiet or the cap."""
+    elapsed, quiet = 0.0, dict.fromkeys(specs, 0)
+    for node in specs:
+        stack.widen(node)
+    try:
+        while elapsed < compile_max_s:
+            found = _windows(stack, specs, "compile", windows, say)
+            elapsed += WINDOW_S
+            quiet = {n: quiet[n] + 1 if w.jit_busy < COMPILE_QUIET else 0 for n, w in found.items()}
+            if min(quiet.values()) >= COMPILE_QUIET_WINDOWS:
+                break
+    finally:
+        for node in specs:
+            stack.restore(node)
 
 
 def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,

@@ -150,6 +150,17 @@ def test_each_interference_rule_fires_alone_and_names_its_cause():
     assert interference.problems(unknown, None, tolerance) == []
 
 
+def test_a_node_whose_compiler_was_busy_disturbs_its_trial():
+    from tuninglab.analysis import trial_disturbances
+    telemetry = {"node": "app-2", "jit_busy": 0.74,
+                 "containers": {"loadgen": {"cpu_utilisation": 0.2}},
+                 "interference": {"steal": 0.0, "outside_cpu": 0.0, "db_core_busy": 0.4}}
+    [reason] = trial_disturbances(_recipe(), telemetry)
+    assert "app-2's JIT compiler busy 74%" in reason
+    assert trial_disturbances(_recipe(), {**telemetry, "jit_busy": 0.05}) == []
+    assert trial_disturbances(_recipe(), {**telemetry, "jit_busy": None}) == []
+
+
 def test_host_window_separates_stack_cpu_from_the_rest():
     ticks = interference._ticks_per_second()
     before = interference.HostSnapshot(0.0, {0: (0, 0, 0, 0), 1: (0, 0, 0, 0)})

@@ -5,8 +5,9 @@ Two kinds of trouble, kept apart because they mean different things:
 - **errors** of the system under test (failed requests above the recipe's tolerance, dropped
   iterations, no request at all): a result in itself. An A/B run with errors reports them and
   no delta; a curve marks the point and leaves it out of the knee;
-- **disturbances** of the machine (interference.py): the trial says nothing about the change,
-  so it is left out and its block runs again.
+- **disturbances** of the machine (interference.py), or of the node itself (its JIT compiler
+  busy during the window: the node was still changing): the trial says nothing about the
+  change, so it is left out and its block runs again.
 """
 from __future__ import annotations
 
@@ -52,4 +53,10 @@ def trial_errors(recipe: Recipe, load: dict) -> list[str]:
 
 def trial_disturbances(recipe: Recipe, telemetry: dict) -> list[str]:
     loadgen = telemetry["containers"]["loadgen"]["cpu_utilisation"]
-    return interference.problems(telemetry["interference"], loadgen, recipe.tolerance)
+    found = interference.problems(telemetry["interference"], loadgen, recipe.tolerance)
+    jit = telemetry.get("jit_busy")
+    if jit is not None and jit > recipe.tolerance.jit_busy:
+        found.append(f"{telemetry.get('node', 'the node')}'s JIT compiler busy {jit:.0%} of the "
+                     f"window > tolerance {recipe.tolerance.jit_busy:.0%} (the node was still "
+                     f"compiling)")
+    return found
