@@ -108,7 +108,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         static = _static_provenance(stack, plan, code)  # while every node runs
         warmups = run.warm_up(first)
         trials, queue_log = run.blocks(blocks)
-    analysis, validity = _analyse(recipe, plan, trials, queue_log)
+    analysis, validity = _analyse(recipe, plan, trials, queue_log, len(blocks),
+                                  prof.min_usable_share)
     finished = datetime.now(timezone.utc)
     out = result.build(recipe=recipe, profile=prof, plan=plan, kind=kind, seed=seed,
                        blocks=blocks, queue_log=queue_log, trials=trials, verified=verified,
@@ -353,20 +354,26 @@ def _node_labels(plan: Plan, block: design.Block) -> dict[str, str]:
     return {node: arm.level or arm.id for node, arm in _arms_by_node(plan, block).items()}
 
 
-def _analyse(recipe, plan, trials, queue_log) -> tuple[dict | None, dict]:
+def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: float = 1.0
+             ) -> tuple[dict | None, dict]:
+    """Validity first (errors of the system under test; too many blocks disturbed), then the
+    analysis of a valid run."""
     errors = [f"trial {t['index'] + 1} ({t['arm']}): {e}" for t in trials for e in t["errors"]]
     problems = []
     if errors and plan.kind in (AB, AB_BY_LOAD):
         problems += errors
-    if queue_log["unresolved"]:
-        problems.append(f"{len(queue_log['unresolved'])} block(s) still disturbed after "
-                        f"{len(queue_log['retried'])} re-runs (the machine was too busy)")
+    unresolved = len(queue_log["unresolved"])
+    if unresolved and planned - unresolved < min_usable_share * planned:
+        problems.append(f"{unresolved} of {planned} block(s) still disturbed after "
+                        f"{len(queue_log['retried'])} re-runs: fewer than "
+                        f"{min_usable_share:.0%} usable (the machine was too busy)")
     if not problems and not any(t["used"] for t in trials):
         problems.append("no usable trial")
     valid = not problems
     analysis = analyse(recipe, plan, trials) if valid else {"kind": plan.kind, "verdict": INVALID}
     return analysis, {"valid": valid, "problems": problems, "errors": errors,
-                      "disturbed": sum(t["status"] == "disturbed" for t in trials)}
+                      "disturbed": sum(t["status"] == "disturbed" for t in trials),
+                      "unresolved_blocks": queue_log["unresolved"]}
 
 
 def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:

@@ -225,6 +225,7 @@ class Profile:
     interference: str = "enforce"  # "record": disturbances noted, trials not re-run
     periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
     compile_side_by_side: bool = False  # a crossover's nodes compile together (CI) or alone
+    min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
 
 
 @dataclass(frozen=True)

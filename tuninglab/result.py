@@ -56,15 +56,17 @@ KEYS = {
     "design": "`{method, confidence, seed, blocks: [{index, slots, period, orientation}], "
               "periods: [{period, orientation, arms: {node: level}, reload_s | start_s, "
               "verified, warmup}], retried, unresolved, profile: {blocks, window_s, settle_s, "
-              "compile_max_s, plateau_max_s, max_retries, periods}}`; the seed reproduces the "
+              "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods}}`; the seed "
+              "reproduces the "
               "order of the blocks and the periods' orientations (+1: the first change level on "
               "app-1)",
     "verified": "the checks read back before measuring, by where they ran (`database`, `nodes "
                 "compared`, `preflight`, one per node): `[{what, expected, actual, ok}]`",
     "warmup": "per node: `{node, window_s, compile_max_s, plateau_max_s, rule, steady, seconds, "
               "windows: [{phase, seconds, throughput, error_rate, jit_busy, ...}]}`",
-    "validity": "`{valid, problems, errors, disturbed}`: problems invalidate the run; `disturbed` "
-                "counts trials measured again because of interference",
+    "validity": "`{valid, problems, errors, disturbed, unresolved_blocks}`: problems invalidate "
+                "the run; `disturbed` counts trials measured again because of interference; "
+                "`unresolved_blocks` lists blocks still disturbed after the re-runs (left out)",
     "analysis": "`{kind, verdict, comparisons}` for A/B (per comparison: `{baseline, variant, "
                 "load, pairs, periods, node_effect, verdict, metrics: {name: {baseline, variant, "
                 "delta, ci_low, ci_high, detectable, p_value, p_holm, df, n_pairs, n_periods, "
@@ -124,7 +126,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
                    "blocks": [b.as_dict() for b in blocks], "periods": list(periods), **queue_log,
                    "profile": {k: getattr(profile, k) for k in (
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
-                       "max_retries", "periods")}},
+                       "max_retries", "min_usable_share", "periods")}},
         "verified": verified,
         "warmup": warmups,
         "validity": validity,

@@ -370,3 +370,22 @@ def test_database_cpu_per_transaction_only_when_the_arm_had_the_database_to_itse
                               transactions=10, load_s=10, shared_by=shared_by)
     assert window["db_cpu_per_tx_ms"] == expected
     assert window["cpu_per_tx_ms"] == 200.0  # the node's own CPU is its own either way
+
+
+# --------------------------------------------------------------------------- validity of a run
+
+
+def test_a_run_stays_valid_while_ninety_percent_of_its_blocks_are_usable():
+    from tuninglab.experiment import _analyse
+    recipe = _recipe("datasource-max-pool-size", "guide")
+    plan = compile_plan(recipe, switch="database")
+    trials = _run(plan, {"baseline": 500.0, "variant": 500.0}, blocks=20)
+    for t in trials:
+        t["errors"] = []
+    log = {"retried": [{"block": b, "as": 20 + b} for b in range(10)], "unresolved": [3, 7]}
+    _, validity = _analyse(recipe, plan, trials, log, planned=20, min_usable_share=0.9)
+    assert validity["valid"] and validity["unresolved_blocks"] == [3, 7]
+    log["unresolved"] = [3, 7, 11]
+    _, validity = _analyse(recipe, plan, trials, log, planned=20, min_usable_share=0.9)
+    assert not validity["valid"]
+    assert "3 of 20 block(s) still disturbed" in validity["problems"][0]

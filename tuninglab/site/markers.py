@@ -2,6 +2,7 @@
 so a page can show them):
 
 - ``<!-- result: <recipe-id> -->``: the "What we measured" block of that recipe;
+- ``<!-- runs: <recipe-id> -->``: every published run of that recipe, one row each;
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``.
@@ -13,7 +14,7 @@ import re
 __all__ = ["find_markers", "expand_markers"]
 
 _MARKER = re.compile(
-    r"^[ \t]*<!--\s*(?:(?P<result>result):\s*(?P<id>[A-Za-z0-9._-]+)"
+    r"^[ \t]*<!--\s*(?:(?P<result>result|runs):\s*(?P<id>[A-Za-z0-9._-]+)"
     r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format))\s*-->[ \t]*$"
 )
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -37,7 +38,7 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
         if not match:
             continue
         if match.group("result"):
-            found.append((index, "result", match.group("id")))
+            found.append((index, match.group("result"), match.group("id")))
         elif match.group("table"):
             found.append((index, "results-table", None))
         elif match.group("keys"):
@@ -49,7 +50,7 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
 
 def expand_markers(markdown: str, page: str, site) -> str:
     """Replace the markers of a page (docs-relative path ``page``) with generated Markdown."""
-    from . import result_block, results_table, schema_doc
+    from . import result_block, results_table, runs_table, schema_doc
 
     markers = find_markers(markdown)
     if not markers:
@@ -58,6 +59,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
     for index, kind, recipe_id in reversed(markers):
         if kind == "result":
             block = result_block.render_marker(site, recipe_id, page)
+        elif kind == "runs":
+            block = runs_table.render(site, recipe_id, page)
         elif kind == "results-table":
             block = results_table.render(site, page)
         elif kind == "result-format":

@@ -88,6 +88,18 @@ class Site:
             self._newest[recipe_id] = found
         return self._newest[recipe_id]
 
+    def runs(self, recipe_id: str) -> list[tuple[Path, dict]]:
+        """Every publishable result of a recipe, oldest first (upgraded to the current shape)."""
+        found = []
+        for path in list_results(self.results_dir, recipe_id):
+            try:
+                data = load_result(path)
+            except ResultError:
+                continue
+            if publishable(data):
+                found.append((path, results.upgrade(data)))
+        return found
+
     def unpublishable_count(self, recipe_id: str) -> int:
         """Stored results the site does not show (quick profile, or a tree with changes)."""
         return len(list_results(self.results_dir, recipe_id)) - (1 if self.newest(recipe_id) else 0)
