@@ -160,6 +160,7 @@ class _Run:
         self.states: dict[str, node_setup.NodeState] = {}
         self.trials: list[dict] = []
         self.periods: list[dict] = []
+        self.retry_periods: list[int] = []
         self.switcher = switcher_for(self)
         self.streams = {node: i for i, node in enumerate(plan.nodes)}
 
@@ -235,11 +236,7 @@ class _Run:
             if any(t["status"] == "disturbed" for t in done):
                 if retries < self.prof.max_retries:
                     retries += 1
-                    # Measured again at the end, in the period in force then: a retry must not
-                    # cost a reload or fresh JVMs of its own.
-                    last = queue[-1] if queue else block
-                    again = design.Block(next_index, block.slots, period=last.period,
-                                         orientation=last.orientation)
+                    again = self._retry(block, next_index, queue)
                     next_index += 1
                     queue.append(again)
                     self.clock.total += len(block.slots)
@@ -254,6 +251,19 @@ class _Run:
                 break
             self.running_estimate()
         return self.trials, log
+
+    def _retry(self, block: design.Block, index: int, queue: list[design.Block]) -> design.Block:
+        """A disturbed block, measured again at the end of the run. Where the arms swap at
+        runtime it is a period of its own with the disturbed block's orientation (the balance
+        between orientations holds); elsewhere it joins the period in force then, because a
+        retry must not cost a reload or fresh JVMs of its own."""
+        if self.plan.layout == CROSSOVER and self.plan.switch == "runtime":
+            last = max([b.period for b in queue] + [block.period, *self.retry_periods])
+            self.retry_periods.append(last + 1)
+            return design.Block(index, block.slots, period=last + 1,
+                                orientation=block.orientation)
+        last = queue[-1] if queue else block
+        return design.Block(index, block.slots, period=last.period, orientation=last.orientation)
 
     def slot(self, block: design.Block, arm_ids: tuple[str, ...]) -> list[dict]:
         """One window: the slot's arms measured at the same time, each on its node."""
