@@ -214,10 +214,22 @@ class _Run:
             records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},
                                           compile_max_s=prof.compile_max_s,
                                           plateau_max_s=prof.plateau_max_s, say=say,
-                                          compile_side_by_side=prof.compile_side_by_side))
+                                          compile_side_by_side=prof.compile_side_by_side,
+                                          between_windows=lambda n: self._between(n, arms[n])))
             for node in group:
                 _say_warm(say, node, records[node], prof)
         return records
+
+    def _between(self, node: str, arm: Arm) -> None:
+        """What the trial loop does to a node between its windows (read every setting back,
+        take the telemetry), done during the warm-up so that the JIT compiles it there. Only
+        the server's code paths matter: in the compile phase the node runs without its limits,
+        so their read-back fails there, and that is expected."""
+        try:
+            node_setup.verify(self.stack, node, self.kind, arm, self.states[node])
+        except changes.ChangeNotEffective:
+            pass
+        telemetry.snapshot(self.stack, node, self.recipe.metrics.runtime)
 
     # -- the trial loop -------------------------------------------------------------------------
     def blocks(self, blocks: list[design.Block]) -> tuple[list[dict], dict]:

@@ -59,14 +59,24 @@ def trials(result: dict, metric: str | None = None):
     return fig
 
 
+# In a crossover the node that served a trial is its marker: the nodes' own difference shows as
+# circles above triangles (or below) for both arms alike.
+NODE_MARKERS = {"app-1": "o", "app-2": "^"}
+
+
 def _trials_axes(ax, result: dict, metric: str) -> None:
     colours = _colours(result)
+    crossover = (result.get("plan") or {}).get("layout") == "crossover"
     for arm, colour in colours.items():
-        points = [(t["index"] + 1, t["metrics"][metric]) for t in result["trials"]
-                  if t["arm"] == arm and t.get("used", True) and t["metrics"].get(metric) is not None]
-        if points:
-            xs, ys = zip(*points)
-            ax.scatter(xs, ys, color=colour, label=_label(result, arm), s=18, zorder=3)
+        for node, marker in (NODE_MARKERS.items() if crossover else [(None, "o")]):
+            points = [(t["index"] + 1, t["metrics"][metric]) for t in result["trials"]
+                      if t["arm"] == arm and t.get("used", True)
+                      and t["metrics"].get(metric) is not None
+                      and (node is None or t.get("node") == node)]
+            if points:
+                xs, ys = zip(*points)
+                label = _label(result, arm) + (f" on {node}" if node else "")
+                ax.scatter(xs, ys, color=colour, marker=marker, label=label, s=18, zorder=3)
     for t in result["trials"]:
         if not t.get("used", True):
             ax.axvline(t["index"] + 1, color="#999999" if t.get("status") == "disturbed" else "red",
@@ -76,7 +86,7 @@ def _trials_axes(ax, result: dict, metric: str) -> None:
     ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
     ax.set_title(f"{metric} of every trial")
     ax.grid(alpha=0.3)
-    if len(colours) <= 8:
+    if len(colours) <= (4 if crossover else 8):
         ax.legend(fontsize=8, loc="best")
 
 

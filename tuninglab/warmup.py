@@ -19,6 +19,11 @@ flat out after 120 s, at a quarter of the throughput one node alone reaches in 6
 reach their plateau side by side, the way they will be measured; the plateau phase ends when
 it has ended for every node.
 
+After every window, ``between_windows(node)`` may run what the measurement itself will run
+between its windows (the engine reads every setting back and takes its telemetry through the
+management API): those code paths are part of what the JVM must compile before it is warm,
+and compiled later they would land in the measured windows as JIT bursts.
+
 Every window is kept: throughput, error rate and how busy the JIT compiler was. A window in
 which every request failed stops the run (the stack does not serve this workload).
 """
@@ -106,7 +111,8 @@ Progress = Callable[[str], None]
 
 def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plateau_max_s: int,
             rule: SteadyRule = SteadyRule(), say: Progress = print,
-            compile_side_by_side: bool = False) -> dict[str, dict]:
+            compile_side_by_side: bool = False,
+            between_windows: Callable[[str], object] | None = None) -> dict[str, dict]:
     """Run both phases on the nodes of ``specs`` ({node: its load}) and return, for each node,
     the record that goes into the result: its windows, whether its plateau was reached and
     when. The compile phase runs one node at a time unless ``compile_side_by_side``."""
@@ -114,11 +120,12 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
     windows: dict[str, list[Window]] = {node: [] for node in nodes}
     groups = [nodes] if compile_side_by_side else [[node] for node in nodes]
     for group in groups if compile_max_s > 0 else ():
-        _compile(stack, {node: specs[node] for node in group}, compile_max_s, windows, say)
+        _compile(stack, {node: specs[node] for node in group}, compile_max_s, windows, say,
+                 between_windows)
     steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
     while plateau_s < plateau_max_s:
-        _windows(stack, specs, "plateau", windows, say)
+        _windows(stack, specs, "plateau", windows, say, between_windows)
         plateau_s += WINDOW_S
         steady = {node: rule.steady(windows[node]) for node in nodes}
         if all(steady.values()):
@@ -130,14 +137,14 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
 
 
 def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
-             windows: dict[str, list[Window]], say: Progress) -> None:
+             windows: dict[str, list[Window]], say: Progress, between_windows=None) -> None:
     """The compile phase of some nodes at once: wide, until every one is quiet or the cap."""
     elapsed, quiet = 0.0, dict.fromkeys(specs, 0)
     for node in specs:
         stack.widen(node)
     try:
         while elapsed < compile_max_s:
-            found = _windows(stack, specs, "compile", windows, say)
+            found = _windows(stack, specs, "compile", windows, say, between_windows)
             elapsed += WINDOW_S
             quiet = {n: quiet[n] + 1 if w.jit_busy < COMPILE_QUIET else 0 for n, w in found.items()}
             if min(quiet.values()) >= COMPILE_QUIET_WINDOWS:
@@ -148,7 +155,8 @@ def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
 
 
 def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
-             windows: dict[str, list[Window]], say: Progress) -> dict[str, Window]:
+             windows: dict[str, list[Window]], say: Progress,
+             between_windows=None) -> dict[str, Window]:
     """One 5 s window on every node at once."""
     managements = {node: stack.management_of(node) for node in specs}
     compiled_before = {node: compilation_seconds(m) for node, m in managements.items()}
@@ -170,4 +178,6 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
                 f"every request failed in warm-up window {len(windows[node])} of {node} "
                 f"({numbers['failed']} failed: {numbers['fail_reasons']}); the stack does not "
                 f"serve this workload")
+    for node in specs if between_windows else ():
+        between_windows(node)
     return found
