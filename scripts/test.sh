@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command (README): set up, then every test in one pytest run:
+# The test command (README): set up, then every test (two pytest runs: the tests, then the
+# notebooks):
 #   tests/unit         recipe format, statistics, store, engine logic (no Docker)
 #   tests/adversarial  broken recipes, change files, arguments, results: clean errors, no container
 #   tests/site         mkdocs build --strict, Vale, originality, Playwright + chromium
@@ -22,14 +23,26 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 results="$(mktemp -d)"
-trap 'rm -rf "$results"' EXIT
+# Stacks parked for reuse by the notebooks never outlive the test command.
+trap 'rm -rf "$results"; .venv/bin/tuninglab clean >/dev/null 2>&1 || true' EXIT
 export TUNINGLAB_PROFILE=quick TUNINGLAB_RESULTS_DIR="$results" NO_MKDOCS_2_WARNING=1
 export PATH="${TUNINGLAB_CACHE:-$HOME/.cache/tuninglab}/bin:$PATH"
+pytest=(.venv/bin/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider
+        --durations=15 -rs)
 
-if [ "$#" -eq 0 ]; then
-  set -- tests/unit tests/adversarial tests/site tests/integration notebooks
-fi
 started=$(date +%s)
-.venv/bin/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider \
-  --durations=15 -rs "$@"
+if [ "$#" -gt 0 ]; then
+  "${pytest[@]}" "$@"
+else
+  # The tests first (the integration tests check that nothing is left behind), then the
+  # notebooks, which hand their stack on to the next notebook of the same kind
+  # (tuninglab/stackpool.py): CI starts each kind of stack once.
+  status=0
+  "${pytest[@]}" tests/unit tests/adversarial tests/site tests/integration || status=$?
+  notebooks_started=$(date +%s)
+  TUNINGLAB_REUSE_STACKS=1 "${pytest[@]}" notebooks || status=$?
+  echo "test: notebooks took $(( $(date +%s) - notebooks_started )) s"
+  echo "test: finished in $(( $(date +%s) - started )) s"
+  exit "$status"
+fi
 echo "test: finished in $(( $(date +%s) - started )) s"

@@ -6,7 +6,8 @@ the reaper's job itself:
 - `RunScope` removes the run's objects when the run ends, on an exception, on Ctrl-C and on
   SIGTERM / SIGHUP (turned into an exception so `finally` blocks run);
 - `sweep_dead_runs()` removes objects of runs whose process is gone (kill -9, a crashed
-  kernel); it runs at the start of every stack.
+  kernel); it runs at the start of every stack, and spares stacks parked for reuse
+  (stackpool.py), whose process ended on purpose.
 """
 from __future__ import annotations
 
@@ -40,19 +41,24 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def sweep_dead_runs(client: docker.DockerClient) -> list[str]:
-    """Remove containers and networks left by runs of this host whose process has died."""
+def sweep_dead_runs(client: docker.DockerClient, spare: set[str] = frozenset()) -> list[str]:
+    """Remove containers and networks left by runs of this host whose process has died, but
+    not those whose id is in ``spare`` (stacks parked for reuse)."""
     host = socket.gethostname()
     removed = []
     for container in client.containers.list(all=True, filters={"label": RUN_LABEL}):
         labels = container.labels
         if labels.get(HOST_LABEL) != host or _pid_alive(int(labels.get(PID_LABEL, "0"))):
             continue
+        if container.id in spare:
+            continue
         container.remove(force=True, v=True)
         removed.append(f"container {container.name}")
     for network in client.networks.list(filters={"label": RUN_LABEL}):
         labels = network.attrs.get("Labels") or {}
         if labels.get(HOST_LABEL) != host or _pid_alive(int(labels.get(PID_LABEL, "0"))):
+            continue
+        if network.id in spare:
             continue
         try:
             network.remove()
@@ -69,6 +75,18 @@ class RunScope:
         self.client = client
         self.run_id = uuid.uuid4().hex[:12]
         self._previous_handlers: dict[int, object] = {}
+        self._adopted: dict[str, list[str]] = {"containers": [], "networks": []}
+
+    def adopt(self, containers: list[str] = (), networks: list[str] = ()) -> None:
+        """Objects of an earlier run that this run now owns (a stack taken from the pool):
+        removed with the run's own if it fails."""
+        self._adopted["containers"] += list(containers)
+        self._adopted["networks"] += list(networks)
+
+    def abandon(self) -> None:
+        """End the scope and remove nothing: the objects live on (a stack parked for reuse)."""
+        atexit.unregister(self.remove_all)
+        self._restore_signal_handlers()
 
     def labels(self, role: str) -> dict[str, str]:
         return {RUN_LABEL: self.run_id, PID_LABEL: str(os.getpid()),
@@ -89,12 +107,24 @@ class RunScope:
     def remove_all(self) -> None:
         """Remove every container, then every network, of this run (idempotent)."""
         selector = {"label": f"{RUN_LABEL}={self.run_id}"}
-        for container in self.client.containers.list(all=True, filters=selector):
+        containers = self.client.containers.list(all=True, filters=selector)
+        for cid in self._adopted["containers"]:
+            try:
+                containers.append(self.client.containers.get(cid))
+            except docker.errors.NotFound:
+                pass
+        for container in containers:
             try:
                 container.remove(force=True, v=True)
             except docker.errors.NotFound:
                 pass
-        for network in self.client.networks.list(filters=selector):
+        networks = self.client.networks.list(filters=selector)
+        for nid in self._adopted["networks"]:
+            try:
+                networks.append(self.client.networks.get(nid))
+            except docker.errors.NotFound:
+                pass
+        for network in networks:
             try:
                 network.remove()
             except docker.errors.NotFound:

@@ -69,7 +69,22 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("a")
     c.add_argument("b")
     c.set_defaults(handler=_compare)
+
+    c = sub.add_parser("clean", help="remove stacks parked for reuse and leftovers of dead runs")
+    c.set_defaults(handler=_clean)
     return p
+
+
+def _clean(args) -> int:
+    """What the test command runs when it ends: no stack outlives it."""
+    from . import cleanup, stackpool
+    client = _engine()
+    if client is None:
+        print("clean: no Docker engine answers: nothing to remove", file=sys.stderr)
+        return 0
+    removed = stackpool.clear(client) + cleanup.sweep_dead_runs(client)
+    print(f"clean: removed {len(removed)} object(s)" + (f": {', '.join(removed)}" if removed else ""))
+    return 0
 
 
 def _list(args) -> int:

@@ -28,8 +28,8 @@ from typing import Callable
 
 import docker
 
-from . import (changes, design, layout, load, preflight, provenance, result, staleness, stats,
-               store, telemetry, warmup)
+from . import (changes, design, layout, load, preflight, provenance, result, stackpool,
+               staleness, stats, store, telemetry, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
@@ -102,12 +102,14 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     first = _arms_by_node(plan, blocks[0])
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
-    with Stack(stack_config(recipe), progress=say, nodes=configs) as stack:
+    reuse = prof.reuse_stack and stackpool.enabled()
+    with Stack(stack_config(recipe), progress=say, nodes=configs, reuse=reuse) as stack:
         run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed))
         verified = run.configure(first)
         static = _static_provenance(stack, plan, code)  # while every node runs
         warmups = run.warm_up(first)
         trials, queue_log = run.blocks(blocks)
+        stack.keep()
     analysis, validity = _analyse(recipe, plan, trials, queue_log, len(blocks),
                                   prof.min_usable_share)
     finished = datetime.now(timezone.utc)
@@ -205,9 +207,9 @@ class _Run:
         prof, say = self.prof, self.say
         order = list(arms)
         self.rng.shuffle(order)
-        specs = {node: self.spec.with_load(arms[node].load).at(node, self.streams[node],
-                                                               len(self.streams))
-                 for node in order}
+        # At the recipe's own workload: load levels vary the measured trials, not the warm-up
+        # (a curve's first level, one user, would leave the JIT half done).
+        specs = {node: self.spec.at(node, self.streams[node], len(self.streams)) for node in order}
         groups = [order] if self.plan.layout == CROSSOVER else [[node] for node in order]
         records = {}
         for group in groups:

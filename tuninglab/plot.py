@@ -140,7 +140,8 @@ def curve(result: dict):
     sweep = (result.get("change") or {}).get("sweep") or {}
     for i, c in enumerate(found):
         colour = PALETTE[i % len(PALETTE)]
-        label = ", ".join(f"{k} {v}" for k, v in (c.get("load") or {}).items()) or None
+        label = c.get("level") or ", ".join(
+            f"{k} {v}" for k, v in (c.get("load") or {}).items()) or None
         _curve_axes(axes[0], c, c["points"], colour, label, mark=True)
         if load_curve:
             _curve_axes(axes[1], c, c["latency_p99"], colour, label, mark=False)

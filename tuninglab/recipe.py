@@ -208,6 +208,7 @@ class Tolerance:
     outside_cpu: float = 0.3
     db_core_busy: float = 0.85
     jit_busy: float = 0.3
+    dropped_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,7 @@ class Profile:
     periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
     compile_side_by_side: bool = False  # a crossover's nodes compile together (CI) or alone
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
+    reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
 
 
 @dataclass(frozen=True)

@@ -265,7 +265,7 @@ def headline(result: dict) -> str:
         problems = (result.get("validity") or {}).get("problems") or []
         return "INVALID: " + "; ".join(problems)[:400]
     found = curves(result)
-    if found and found[0].get("recommendation"):
+    if found and found[0].get("recommendation") and not comparisons(result):
         return found[0]["recommendation"]
     entry = primary_entry(result)
     if entry is None:

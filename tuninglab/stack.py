@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 import docker
 from testcontainers.core.network import Network
 
-from . import cgroups, cleanup, images, interference
+from . import cgroups, cleanup, images, interference, stackpool
 from .containers import LoadGenerator, PostgresNode, WildFlyNode
 from .management import ManagementClient
 
@@ -82,12 +82,21 @@ class StackConfig:
 Progress = Callable[[str], None]
 
 
+CONFIG_DIR = "/opt/wildfly/standalone/configuration"
+PRISTINE = ".tl-pristine"  # suffix of a node's server configuration as it first booted
+
+
 class Stack:
     def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
-                 nodes: dict[str, "NodeConfig"] | None = None):
+                 nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False):
         self.config = config
         self.progress = progress
         self.initial_nodes = dict(nodes or {})
+        # reuse: take a parked stack of the same kind if there is one, and park this one when
+        # the run ends well (keep()); stackpool.py. Only for the CI profile.
+        self.reuse = reuse
+        self._keep = False
+        self._altered = False  # a node replaced or re-limited: not the stack a key describes
         self.client = docker.from_env()
         self.scope: cleanup.RunScope | None = None
         self.network: Network | None = None
@@ -115,31 +124,98 @@ class Stack:
 
     def start(self) -> None:
         """Network, database and load generator, and the nodes given to the constructor, in
-        parallel (the data source connects lazily, so a node need not wait for the database)."""
+        parallel (the data source connects lazily, so a node need not wait for the database);
+        or, reusing, a parked stack of the same kind, reset."""
         began = time.monotonic()
         self.image_ids = images.require_images(self.client)
-        swept = cleanup.sweep_dead_runs(self.client)
+        swept = cleanup.sweep_dead_runs(self.client, spare=stackpool.parked_ids())
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
         self.scope = cleanup.RunScope(self.client).__enter__()
+        record = stackpool.claim(self._pool_key()) if self.reuse else None
+        if record is not None:
+            self._attach(record)
+            self.started_in_s = time.monotonic() - began
+            self.progress(f"stack: reused a parked stack, reset in {self.started_in_s:.1f} s "
+                          f"(fresh database, nodes back to their first configuration)")
+            return
         self.network = Network(docker_network_kw={"labels": self.scope.labels("network")})
         self.network.create()
         nodes = self.initial_nodes
         self.progress(f"stack: starting db (cpuset {self.config.db_cpuset}), load generator and "
                       f"{len(nodes)} app-server node(s) on network {self.network.name[:8]}")
-        self.db = (PostgresNode().on(self.network, "db").with_cpuset(self.config.db_cpuset)
-                   .with_memory(self.config.db_memory).with_labels(self.scope.labels("db")))
         self.loadgen = (LoadGenerator().on(self.network, "loadgen")
                         .with_cpuset(self.config.loadgen_cpuset)
                         .with_labels(self.scope.labels("loadgen")))
-        self._start_together([self.db, self.loadgen], nodes)
+        self._start_together([self._new_db(), self.loadgen], nodes)
+        if self.reuse:
+            for name, node in self.nodes.items():
+                cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
+                node.run(["cp", cfg, cfg + PRISTINE])
         self.started_in_s = time.monotonic() - began
         self.progress(f"stack: ready in {self.started_in_s:.1f} s")
 
+    def keep(self) -> None:
+        """The run ended well: a reusing stack may be parked instead of removed."""
+        self._keep = True
+
     def close(self) -> None:
-        if self.scope is not None:
+        if self.scope is None:
+            return
+        if self.reuse and self._keep and not self._altered:
+            stackpool.park(self._pool_key(), self._record())
+            self.scope.abandon()
+            self.progress("stack: parked for the next run of this kind")
+        else:
             self.scope.__exit__(None, None, None)
-            self.scope = None
+        self.scope = None
+
+    # -- reuse (stackpool.py) -------------------------------------------------------------------
+    def _pool_key(self) -> str:
+        return stackpool.key(self.config, self.initial_nodes, self.image_ids)
+
+    def _record(self) -> dict:
+        return {"network": self.network._network.id, "db": self.db.get_wrapped_container().id,
+                "loadgen": self.loadgen.get_wrapped_container().id,
+                "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()}}
+
+    def _attach(self, record: dict) -> None:
+        """Own a parked stack: a fresh database, every node back to its first configuration."""
+        client = self.client
+        self.scope.adopt(containers=[record["loadgen"], *record["nodes"].values()],
+                         networks=[record["network"]])
+        self.network = Network()
+        self.network._network = client.networks.get(record["network"])
+        self.network.name = self.network._network.name
+        client.containers.get(record["db"]).remove(force=True, v=True)
+        self.loadgen = LoadGenerator()
+        self.loadgen._container = client.containers.get(record["loadgen"])
+        self._new_db().start()
+        for name, cid in record["nodes"].items():
+            node = WildFlyNode()
+            node._container = client.containers.get(cid)
+            self.nodes[name] = node
+            self.node_configs[name] = self.initial_nodes[name]
+            self._management[name] = ManagementClient(node.management_url())
+
+        def reset(name):
+            cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
+            self.nodes[name].run(["cp", cfg + PRISTINE, cfg])
+            self.widen(name)
+            self._management[name].reload()
+
+        threads = [threading.Thread(target=reset, args=(n,)) for n in self.nodes]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for name in self.nodes:
+            self._management[name].wait_running()
+
+    def _new_db(self) -> PostgresNode:
+        self.db = (PostgresNode().on(self.network, "db").with_cpuset(self.config.db_cpuset)
+                   .with_memory(self.config.db_memory).with_labels(self.scope.labels("db")))
+        return self.db
 
     # -- nodes ----------------------------------------------------------------------------------
     def add_nodes(self, configs: dict[str, NodeConfig]) -> float:
@@ -151,6 +227,7 @@ class Stack:
     def replace_node(self, name: str, config: NodeConfig) -> float:
         """A fresh JVM for ``name`` (JVM options and limits are fixed at start)."""
         began = time.monotonic()
+        self._altered = True
         old = self.nodes.pop(name, None)
         if old is not None:
             old.get_wrapped_container().remove(force=True)
@@ -195,6 +272,7 @@ class Stack:
     def set_limits(self, name: str, config: NodeConfig) -> None:
         """New CPU and memory limits for a running node (its JVM options stay as started)."""
         old = self.node_configs[name]
+        self._altered = self._altered or config != self.initial_nodes.get(name)
         if config.jvm_command_line() != old.jvm_command_line():
             raise ValueError(f"{name}: JVM options are fixed at start; only limits can change")
         self.node_configs[name] = config

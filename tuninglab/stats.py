@@ -89,6 +89,7 @@ METRIC_RULES = {
     "gc_time": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     "pool_wait_ms": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     "db_cpu_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
+    "dropped_share": MetricRule(higher_is_better=False, scale=DIFFERENCE),
 }
 
 

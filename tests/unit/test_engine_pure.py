@@ -389,3 +389,32 @@ def test_a_run_stays_valid_while_ninety_percent_of_its_blocks_are_usable():
     _, validity = _analyse(recipe, plan, trials, log, planned=20, min_usable_share=0.9)
     assert not validity["valid"]
     assert "3 of 20 block(s) still disturbed" in validity["problems"][0]
+
+
+def test_an_ab_run_over_an_arrival_rate_also_gets_each_configurations_load_curve():
+    recipe = _recipe("arrival-rate-admission", "thesis")
+    plan = compile_plan(recipe, switch="reload")
+    assert plan.kind == AB_BY_LOAD and plan.load_key == "rate"
+    capacity = {"baseline": 80.0, "variant": 85.0}
+    values = {}
+    for arm in plan.arms:
+        offered = arm.load["rate"]
+        served = min(offered, capacity[arm.level])
+        if arm.level == "baseline" and offered > 100:
+            served = 60.0  # the unbounded queue collapses past saturation
+        values[arm.id] = served
+    trials = _run(plan, values, blocks=8, noise=0.005)
+    analysis = analyse(recipe, plan, trials)
+    assert len(analysis["comparisons"]) == 6
+    curves = {c["level"]: c for c in analysis["curves"]}
+    assert curves["baseline"]["falls_past_saturation"] is True
+    assert curves["variant"]["falls_past_saturation"] is False
+    assert curves["variant"]["saturation"] == "variant/rate=100"
+
+
+def test_dropped_arrivals_are_an_error_unless_the_recipe_allows_them():
+    load = {"requests": 900, "failed": 0, "error_rate": 0.0, "dropped_iterations": 100,
+            "fail_reasons": {}}
+    [error] = trial_errors(_recipe(), load)
+    assert "100 dropped iterations (10.0% of the arrivals)" in error
+    assert trial_errors(_recipe("arrival-rate-admission", "thesis"), load) == []

@@ -2,7 +2,9 @@
 
 - ``ab``: the variant against the baseline (comparisons.py);
 - ``ab-by-load``: the same at each load level, the levels' primary p-values adjusted together
-  (Holm);
+  (Holm); when the levels are a load (users or an arrival rate), each change level also gets
+  its load curve (saturation, latency knee), so a page can show where each configuration
+  saturates and what happens past it;
 - ``sweep`` (and ``sweep-by-load``, one curve per load level): the curve, its best value, its
   knee and a recommendation (curves.py);
 - ``load``: throughput and latency over load levels, saturation and latency knee.
@@ -31,7 +33,11 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
     failed = {t["arm"] for t in trials if t["status"] == "failed"}
     primary = recipe.metrics.primary
     if plan.kind in (AB, AB_BY_LOAD):
-        return _ab(plan, trials, primary, confidence)
+        out = _ab(plan, trials, primary, confidence)
+        if plan.load_key in LOAD_AXES:
+            out["curves"] = [_level_curve(plan, trials, level, confidence, failed)
+                             for level in plan.change_levels]
+        return out
     if plan.kind in (SWEEP, SWEEP_BY_LOAD):
         curves = []
         for load in plan.load_values or (None,):
@@ -50,6 +56,17 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
                            failed=failed)
         return {"kind": LOAD, "curves": [curve], "verdict": None}
     raise ValueError(f"unknown plan kind {plan.kind!r}")
+
+
+# Load levels that are a load (a curve with saturation and a latency knee), not a payload.
+LOAD_AXES = ("users", "rate")
+
+
+def _level_curve(plan: Plan, trials, level: str, confidence: float, failed) -> dict:
+    arms = [a for a in plan.arms if a.level == level]
+    curve = load_curve(trials, arms, key=plan.load_key, confidence=confidence, failed=failed)
+    curve["level"] = level
+    return curve
 
 
 def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict:

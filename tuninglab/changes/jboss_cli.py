@@ -2,10 +2,12 @@
 
 Whether the script's attributes take effect without a reload is WildFly's to say (each
 attribute's ``restart-required`` in the management model; in WildFly 39 the data source's
-``max-pool-size`` needs a reload, the io worker's ``task-max-threads`` and the ejb3 subsystem's
-pass-by-value switch do not). The recipe states it as ``change.switch`` (default ``reload``,
-which is always safe); a ``runtime`` switch is checked on every write, and a write that leaves
-the server waiting for a reload fails the run.
+``max-pool-size`` needs a reload, the io worker's ``task-max-threads`` does not). The model is
+not the whole story: the ejb3 subsystem's pass-by-value switch is ``no-services``, yet writing
+it redeploys the application. The recipe states the switch as ``change.switch`` (default
+``reload``, which is always safe); a ``runtime`` switch is checked on every write (a write that
+leaves the server waiting for a reload fails the run), and the read-back through the
+application before every trial fails a run whose write restarted the application.
 """
 from __future__ import annotations
 

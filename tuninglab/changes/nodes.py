@@ -77,10 +77,14 @@ def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> li
     kept = [op for op in state.baseline_ops if model.target(op) not in overridden]
     for op in kept:  # an overridden one is covered by the change's own read-back
         checks += model.read_back(m, op, True, None)
-    checks += model.app_checks(m, url, kept, True, {})
     for op in change_ops:
         checks += model.read_back(m, op, applied, state.before.get(model.target(op)))
-    checks += model.app_checks(m, url, change_ops, applied, state.before)
+    try:
+        checks += model.app_checks(m, url, kept, True, {})
+        checks += model.app_checks(m, url, change_ops, applied, state.before)
+    except ChangeNotEffective as exc:  # the app failed to answer: its server log says why
+        raise ChangeNotEffective(f"{node} ({arm.label}): {exc}\n--- the end of {node}'s log ---\n"
+                                 f"{stack.nodes[node].tail_logs(30)}") from exc
     checks += kind.read_back(stack, node, arm)
     checks += limits_checks(stack, node)
     return require(checks, f"{node} ({arm.label})")

@@ -111,7 +111,7 @@ class Site:
     # -- pages and notebooks ----------------------------------------------------------------------
     @property
     def pages(self) -> dict[str, list[str]]:
-        """Recipe id -> docs-relative pages that carry its result marker."""
+        """Recipe id -> docs-relative pages that carry its result (or runs) marker."""
         if self._pages is None:
             self._scan_pages()
         return self._pages
@@ -133,7 +133,7 @@ class Site:
             if heading:
                 titles[rel] = heading.group(1).strip()
             for _, kind, recipe_id in find_markers(text):
-                if kind == "result" and rel not in pages.setdefault(recipe_id, []):
+                if kind in ("result", "runs") and rel not in pages.setdefault(recipe_id, []):
                     pages[recipe_id].append(rel)
         self._pages, self._titles = pages, titles
 

@@ -90,6 +90,8 @@ def _problems(result: dict) -> list[str]:
 
 def _headline(result: dict) -> str:
     curves = results.curves(result)
+    if results.comparisons(result):
+        curves = []  # an A/B run's verdict comes first; its load curves follow in the tables
     if results.is_valid(result) and curves and curves[0].get("recommendation"):
         head = f"**{cell(curves[0]['recommendation'])}**"
         found = curves[0].get("headline")
@@ -196,8 +198,21 @@ def _comparison_table(result: dict, c: dict) -> list[str]:
                   "trials; deltas and intervals come from the pairs. The verdict rests on the "
                   "primary metric (bold); a secondary is called only when its Holm-adjusted p is "
                   "below 0.05. *Detectable*: the smallest true effect this run would have found "
-                  "with 80 % power.", ""]
+                  "with 80 % power." + _crossover_note(c), ""]
     return lines
+
+
+def _crossover_note(c: dict) -> str:
+    """How many periods the interval rests on, and the nodes' own difference it removed."""
+    if not c.get("periods"):
+        return ""
+    text = (f" The arms swapped nodes between {c['periods']} periods; the interval rests on "
+            f"them.")
+    if c.get("node_effect") is not None:
+        text += (f" The two nodes themselves differed by {fmt_delta(c['node_effect'])} "
+                 f"(`app-2` against `app-1` in the primary metric), which the swaps removed "
+                 f"from the delta.")
+    return text
 
 
 def _curve_table(result: dict, curve: dict) -> list[str]:
@@ -209,6 +224,8 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
     lines = []
     if load:
         lines += [f"**At {', '.join(f'{k} {v}' for k, v in load.items())}:**", ""]
+    if curve.get("level"):
+        lines += [f"**{cell(curve['level'])}:** {cell(curve.get('recommendation') or '')}", ""]
     header = f"| {cell(axis)}{' (' + cell(unit) + ')' if unit else ''} | {metric} [95 % interval] | against the best | "
     header += "p99 (ms) |" if "latency_p99" in curve else "time in GC | pool wait (ms/tx) |"
     lines += [header + " |", "|--:|--:|--:|" + ("--:|" if "latency_p99" in curve else "--:|--:|") + "---|"]

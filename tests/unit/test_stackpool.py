@@ -1,0 +1,81 @@
+"""The pool of parked stacks (CI reuse): a claim takes a stack once, only of its own kind, and
+clear removes what is parked."""
+from __future__ import annotations
+
+import docker.errors
+import pytest
+
+from tuninglab import stackpool
+from tuninglab.stack import NodeConfig, StackConfig
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUNINGLAB_CACHE", str(tmp_path))
+
+
+def _record(n: int) -> dict:
+    return {"network": f"net{n}", "db": f"db{n}", "loadgen": f"lg{n}",
+            "nodes": {"app-1": f"a{n}", "app-2": f"b{n}"}}
+
+
+def test_the_key_follows_the_stack_the_nodes_and_the_images():
+    nodes = {"app-1": NodeConfig(), "app-2": NodeConfig()}
+    key = stackpool.key(StackConfig(), nodes, {"wildfly": "sha:1"})
+    assert key == stackpool.key(StackConfig(), dict(reversed(list(nodes.items()))),
+                                {"wildfly": "sha:1"})
+    assert key != stackpool.key(StackConfig(), nodes, {"wildfly": "sha:2"})
+    assert key != stackpool.key(StackConfig(), {**nodes, "app-2": NodeConfig(memory="1g")},
+                                {"wildfly": "sha:1"})
+
+
+def test_a_parked_stack_is_claimed_once_and_only_by_its_own_key():
+    stackpool.park("k1", _record(1))
+    assert stackpool.parked_ids() == {"net1", "db1", "lg1", "a1", "b1"}
+    assert stackpool.claim("k2") is None
+    assert stackpool.claim("k1")["db"] == "db1"
+    assert stackpool.claim("k1") is None
+    assert stackpool.parked_ids() == set()
+
+
+def test_reuse_is_off_unless_the_environment_asks(monkeypatch):
+    monkeypatch.delenv(stackpool.ENV, raising=False)
+    assert not stackpool.enabled()
+    monkeypatch.setenv(stackpool.ENV, "1")
+    assert stackpool.enabled()
+    monkeypatch.setenv(stackpool.ENV, "0")
+    assert not stackpool.enabled()
+
+
+class _Object:
+    def __init__(self, removed, name):
+        self.removed, self.name = removed, name
+
+    def remove(self, **_):
+        self.removed.append(self.name)
+
+
+class _Collection:
+    def __init__(self, removed, known):
+        self.removed, self.known = removed, known
+
+    def get(self, name):
+        if name not in self.known:
+            raise docker.errors.NotFound(name)
+        return _Object(self.removed, name)
+
+
+class _Client:
+    def __init__(self, known):
+        self.removed = []
+        self.containers = _Collection(self.removed, known)
+        self.networks = _Collection(self.removed, known)
+
+
+def test_clear_removes_every_parked_container_and_network_even_if_some_are_gone():
+    stackpool.park("k1", _record(1))
+    stackpool.park("k2", _record(2))
+    client = _Client(known={"net1", "db1", "lg1", "a1", "b1", "net2", "a2"})
+    stackpool.clear(client)
+    assert sorted(client.removed) == ["a1", "a2", "b1", "db1", "lg1", "net1", "net2"]
+    assert stackpool.parked_ids() == set()

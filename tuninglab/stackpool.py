@@ -1,0 +1,125 @@
+"""Stacks kept between runs of the CI profile, so that CI starts each kind of stack once.
+
+Most of a CI-profile run is the stack's start: a network, PostgreSQL, k6 and two WildFly JVMs
+booting on two cores (15 to 20 s of the 40 s a notebook took). With ``TUNINGLAB_REUSE_STACKS=1``
+(scripts/test.sh sets it for the notebooks) a quick run that ends well *parks* its stack
+instead of removing it, and the next quick run whose stack has the same key (the same stack
+and node configurations, the same images) *claims* it and resets it:
+
+- the database container is replaced by a fresh one from the image (its data back to the
+  baked state, about a second);
+- every node gets its pristine server configuration back (a copy saved when it first
+  started) and reloads, which redeploys the application and opens new connections; its CPU
+  limits are put back;
+- the engine then verifies the stack exactly as it verifies a new one.
+
+The JVMs stay warm, which CI welcomes: the quick profile makes no claim. The full profile,
+whose results the site publishes, never reuses a stack.
+
+The pool is a folder of small JSON files under the cache folder, one per parked stack. A
+claim renames the file first (atomic), so two runs cannot take the same stack. ``clear``
+removes every parked stack (the test command calls it when it ends); the sweep of dead runs
+leaves parked containers alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from . import layout
+
+__all__ = ["ENV", "enabled", "key", "park", "claim", "parked_ids", "clear"]
+
+ENV = "TUNINGLAB_REUSE_STACKS"
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "") not in ("", "0", "false", "no")
+
+
+def _folder() -> Path:
+    return layout.cache_dir() / "stackpool"
+
+
+def key(stack_config, node_configs: dict, image_ids: dict) -> str:
+    """What a stack must share with another to take its place."""
+    data = {"stack": asdict(stack_config),
+            "nodes": {name: asdict(config) for name, config in sorted(node_configs.items())},
+            "images": image_ids}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def park(stack_key: str, record: dict) -> Path:
+    """Put a stack in the pool: ``record`` holds the ids of its network and containers."""
+    folder = _folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stack_key}-{os.getpid()}-{record['network'][:8]}.json"
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps({"key": stack_key, **record}), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def claim(stack_key: str) -> dict | None:
+    """Take a parked stack of this key out of the pool (None when there is none)."""
+    for path in sorted(_folder().glob(f"{stack_key}-*.json")):
+        taken = path.with_name(f".{path.name}.claimed-{os.getpid()}")
+        try:
+            os.rename(path, taken)
+        except OSError:
+            continue  # another run took it first
+        try:
+            return json.loads(taken.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        finally:
+            taken.unlink(missing_ok=True)
+    return None
+
+
+def _records() -> list[dict]:
+    out = []
+    for path in _folder().glob("*.json"):
+        try:
+            out.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def parked_ids() -> set[str]:
+    """Ids of every network and container waiting in the pool."""
+    ids = set()
+    for record in _records():
+        ids.add(record["network"])
+        ids.update([record["db"], record["loadgen"], *record["nodes"].values()])
+    return ids
+
+
+def clear(client) -> list[str]:
+    """Remove every parked stack; returns what was removed."""
+    import docker.errors
+
+    removed = []
+    for path in list(_folder().glob("*.json")):
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            path.unlink(missing_ok=True)
+            continue
+        for cid in [record["db"], record["loadgen"], *record["nodes"].values()]:
+            try:
+                client.containers.get(cid).remove(force=True, v=True)
+                removed.append(f"container {cid[:12]}")
+            except docker.errors.NotFound:
+                pass
+        try:
+            client.networks.get(record["network"]).remove()
+            removed.append(f"network {record['network'][:12]}")
+        except docker.errors.NotFound:
+            pass
+        path.unlink(missing_ok=True)
+    return removed
