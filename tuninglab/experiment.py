@@ -209,7 +209,8 @@ class _Run:
         self.rng.shuffle(order)
         # At the recipe's own workload: load levels vary the measured trials, not the warm-up
         # (a curve's first level, one user, would leave the JIT half done).
-        specs = {node: self.spec.at(node, self.streams[node], len(self.streams)) for node in order}
+        warm = self.spec.for_warmup()
+        specs = {node: warm.at(node, self.streams[node], len(self.streams)) for node in order}
         groups = [order] if self.plan.layout == CROSSOVER else [[node] for node in order]
         records = {}
         for group in groups:
@@ -243,7 +244,8 @@ class _Run:
             block = queue.pop(0)
             if block.period != period:
                 period = block.period
-                record = self.switcher.begin_period(_arms_by_node(self.plan, block), first=False)
+                record = self.switcher.begin_period(self.plan.assignment(block.orientation),
+                                                    first=False)
                 self.periods.append({"period": period, "orientation": block.orientation,
                                      "arms": _node_labels(self.plan, block), **(record or {})})
             done = [t for slot in block.slots for t in self.slot(block, slot)]
