@@ -30,3 +30,11 @@ def test_profile_keys_named_in_the_method_page_exist():
     named = set(re.findall(r"`([a-z_]+_s|blocks|points|interference|max_retries)`", text))
     assert named, "the method page names no profile key"
     assert named <= keys, named - keys
+
+
+def test_the_result_format_page_names_every_metric_the_analysis_compares():
+    from tuninglab.stats import METRIC_RULES
+    text = _page("result-format.md")
+    table = text[text.index("## Metrics"):text.index("## Older files")]
+    named = set(re.findall(r"`([a-z0-9_]+)`", table))
+    assert set(METRIC_RULES) <= named, set(METRIC_RULES) - named

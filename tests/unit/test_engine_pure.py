@@ -54,15 +54,23 @@ def test_a_sweep_gets_a_node_per_value_unless_its_setting_switches_at_runtime():
     assert threads.layout == SHARED and threads.nodes == ["app"]
 
 
-def test_the_ci_profile_keeps_only_the_ends_and_the_reference():
+def test_the_ci_profile_keeps_only_the_two_ends():
     recipe = _recipe("jvm-heap-size", "thesis")
     plan = compile_plan(recipe, switch="restart", points="ends")
     values = recipe.sweep.values
-    wanted = [v for v in values if v in (values[0], values[-1], recipe.sweep.reference)]
-    assert [a.value for a in plan.arms] == wanted and len(wanted) < len(values)
+    assert [a.value for a in plan.arms] == [values[0], values[-1]]
     loads = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), switch="runtime",
                          points="ends")
     assert loads.load_values == (0, 1000) and len(loads.arms) == 4
+
+
+def test_a_sweep_without_its_reference_still_has_a_curve_and_a_knee():
+    recipe = _recipe("io-task-max-threads", "guide")  # reference 16, between the ends
+    plan = compile_plan(recipe, switch="runtime", points="ends")
+    assert [a.value for a in plan.arms] == [2, 64]
+    trials = _run(plan, {"2": 300.0, "64": 545.0}, blocks=3, noise=0.005)
+    [curve] = analyse(recipe, plan, trials)["curves"]
+    assert curve["best"] == "64" and curve["headline"] is None
 
 
 def test_load_levels_cross_the_change_levels_and_each_level_stays_together_on_a_node():

@@ -42,7 +42,8 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
         curves = []
         for load in plan.load_values or (None,):
             arms = plan.arms_at_load(load)
-            reference = next(a.id for a in arms if a.value == recipe.sweep.reference)
+            # The CI profile measures only the curve's ends, which may leave the reference out.
+            reference = next((a.id for a in arms if a.value == recipe.sweep.reference), None)
             curve = sweep_curve(trials, arms, primary=primary, cheaper=recipe.sweep.cheaper,
                                 reference_arm=reference, name=recipe.sweep.name,
                                 unit=recipe.sweep.unit, confidence=confidence, failed=failed)

@@ -72,7 +72,7 @@ def find_knee(points: list[dict], comparisons: dict[str, dict], cheaper: str) ->
     return None
 
 
-def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, reference_arm: str,
+def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, reference_arm: str | None,
                 name: str, unit: str, confidence: float = 0.95, failed=frozenset()) -> dict:
     rule = stats.METRIC_RULES[primary]
     points = curve_points(trials, arms, primary, confidence, failed)
@@ -82,7 +82,7 @@ def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, referenc
                 "no value ran without errors: nothing to recommend"}
     against_best = _against(trials, arms, best, primary, confidence)
     knee = find_knee(points, against_best, cheaper)
-    headline = _compare(trials, reference_arm, best, primary, confidence)
+    headline = _compare(trials, reference_arm, best, primary, confidence) if reference_arm else None
     by_arm = {p["arm"]: p for p in points}
     return {
         "metric": primary, "points": points, "best": best, "knee": knee,
