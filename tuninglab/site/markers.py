@@ -3,6 +3,7 @@ so a page can show them):
 
 - ``<!-- result: <recipe-id> -->``: the "What we measured" block of that recipe;
 - ``<!-- runs: <recipe-id> -->``: every published run of that recipe, one row each;
+- ``<!-- warmups: <recipe-id> -->``: every node's warm-up in those runs, one row each;
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``.
@@ -14,7 +15,7 @@ import re
 __all__ = ["find_markers", "expand_markers"]
 
 _MARKER = re.compile(
-    r"^[ \t]*<!--\s*(?:(?P<result>result|runs):\s*(?P<id>[A-Za-z0-9._-]+)"
+    r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"
     r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format))\s*-->[ \t]*$"
 )
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -50,7 +51,7 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
 
 def expand_markers(markdown: str, page: str, site) -> str:
     """Replace the markers of a page (docs-relative path ``page``) with generated Markdown."""
-    from . import result_block, results_table, runs_table, schema_doc
+    from . import result_block, results_table, runs_table, schema_doc, warmups_table
 
     markers = find_markers(markdown)
     if not markers:
@@ -61,6 +62,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = result_block.render_marker(site, recipe_id, page)
         elif kind == "runs":
             block = runs_table.render(site, recipe_id, page)
+        elif kind == "warmups":
+            block = warmups_table.render(site, recipe_id, page)
         elif kind == "results-table":
             block = results_table.render(site, page)
         elif kind == "result-format":
