@@ -99,7 +99,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         f"{prof.blocks} blocks of {prof.settle_s} s settling + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
     base = node_config(recipe, share=plan.concurrency)
-    first = _arms_by_node(plan, blocks[0])
+    first = plan.arms_by_node(blocks[0].orientation)
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
     reuse = prof.reuse_stack and stackpool.enabled()
@@ -139,16 +139,6 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
     if plan.layout == "shared":
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
     return f"one node per level ({len(plan.nodes)}), measured one at a time"
-
-
-def _arms_by_node(plan: Plan, block: design.Block) -> dict[str, Arm]:
-    """The arm each node serves during a block (for a node that serves several arms, e.g. a
-    change level at several load levels, the first of them: they share the node's settings)."""
-    assignment = plan.assignment(block.orientation)
-    out: dict[str, Arm] = {}
-    for arm in plan.arms:
-        out.setdefault(assignment[arm.id], arm)
-    return out
 
 
 class _Run:
@@ -244,8 +234,7 @@ class _Run:
             block = queue.pop(0)
             if block.period != period:
                 period = block.period
-                record = self.switcher.begin_period(self.plan.assignment(block.orientation),
-                                                    first=False)
+                record = self.switcher.begin_period(block.orientation)
                 self.periods.append({"period": period, "orientation": block.orientation,
                                      "arms": _node_labels(self.plan, block), **(record or {})})
             done = [t for slot in block.slots for t in self.slot(block, slot)]
@@ -377,7 +366,8 @@ def _say_warm(say, node: str, record: dict, prof) -> None:
 
 def _node_labels(plan: Plan, block: design.Block) -> dict[str, str]:
     """{node: the change level it serves} during a block (for the result's period log)."""
-    return {node: arm.level or arm.id for node, arm in _arms_by_node(plan, block).items()}
+    return {node: arm.level or arm.id
+            for node, arm in plan.arms_by_node(block.orientation).items()}
 
 
 def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: float = 1.0

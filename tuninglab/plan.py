@@ -133,6 +133,15 @@ class Plan:
         return {a.id: CROSSOVER_NODES[0 if (a.level == first) == (orientation > 0) else 1]
                 for a in self.arms}
 
+    def arms_by_node(self, orientation: int) -> dict[str, "Arm"]:
+        """The arm each node serves under an orientation (a node that serves a change level
+        at several load levels gets the first of them: they share the node's settings)."""
+        assignment = self.assignment(orientation)
+        out: dict[str, Arm] = {}
+        for arm in self.arms:
+            out.setdefault(assignment[arm.id], arm)
+        return out
+
     @property
     def keeps_jvms(self) -> bool:
         """Whether a node's JVM serves the whole run (not so when a crossover's periods each

@@ -16,26 +16,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .plan import CROSSOVER, DATABASE, RELOAD, RESTART, RUNTIME, Arm
+from .plan import CROSSOVER, DATABASE, RELOAD, RESTART, RUNTIME, SHARED, Arm
 
 if TYPE_CHECKING:
     from .experiment import _Run
 
-__all__ = ["Switcher", "switcher_for"]
+__all__ = ["Switcher", "SWITCHERS", "switcher_for"]
 
 
 class Switcher:
-    """Puts arms on nodes. ``begin_period`` runs before the first block of every period (and
-    of the run) with the period's assignment {arm id: node}; ``before_slot`` before every
-    window, for each arm of the slot on its node."""
-
-    switch = ""
+    """Puts arms on nodes. ``begin_period`` runs before the first block of every period after
+    the first (the nodes were configured for the first when the run started), with the
+    period's orientation; ``before_slot`` before every window, for each arm of the slot on its
+    node."""
 
     def __init__(self, run: "_Run"):
         self.run = run
 
-    def begin_period(self, assignment: dict[str, str], first: bool) -> dict | None:
-        """Put the period's arms on their nodes; returns what it did, for the result."""
+    def begin_period(self, orientation: int) -> dict | None:
+        """Put a new period's arms on their nodes; returns what it did, for the result."""
         return None
 
     def before_slot(self, node: str, arm: Arm) -> list:
@@ -52,50 +51,37 @@ class InPlaceSwitcher(Switcher):
 
 
 class ReloadSwitcher(Switcher):
-    switch = RELOAD
-
-    def begin_period(self, assignment: dict[str, str], first: bool) -> dict | None:
-        if first:  # the nodes were configured for the first period when the run started
-            return None
+    def begin_period(self, orientation: int) -> dict | None:
         run = self.run
-        arms = _arms_by_node(run, assignment)
+        arms = run.plan.arms_by_node(orientation)
         seconds = {}
         for node, arm in arms.items():
             run.kind.apply_arm(run.stack, node, arm, run.states[node])
             run.stack.widen(node)
             seconds[node] = run.stack.management_of(node).reload()
-        run.say(f"period: arms swapped with a reload ({', '.join(f'{n} {s:.1f} s' for n, s in seconds.items())})")
+        took = ", ".join(f"{node} {s:.1f} s" for node, s in seconds.items())
+        run.say(f"period: arms swapped with a reload ({took})")
         warm = run.warm_up(arms)
         return {"reload_s": seconds, "warmup": warm}
 
 
 class RestartSwitcher(Switcher):
-    switch = RESTART
-
-    def begin_period(self, assignment: dict[str, str], first: bool) -> dict | None:
-        if first:
-            return None
+    def begin_period(self, orientation: int) -> dict | None:
         run = self.run
-        arms = _arms_by_node(run, assignment)
+        arms = run.plan.arms_by_node(orientation)
         record = run.relaunch(arms)
         return {**record, "warmup": run.warm_up(arms)}
 
 
-def _arms_by_node(run, assignment: dict[str, str]) -> dict[str, Arm]:
-    """The arm each node serves in a period (the first arm of each node: in a crossover with
-    load levels, a node serves one change level at every load level)."""
-    out: dict[str, Arm] = {}
-    for arm in run.plan.arms:
-        out.setdefault(assignment[arm.id], arm)
-    return out
+# (layout, switch) -> how arms reach their nodes; any other pair keeps each arm on its node.
+SWITCHERS: dict[tuple[str, str], type[Switcher]] = {
+    (CROSSOVER, RUNTIME): InPlaceSwitcher,
+    (CROSSOVER, RELOAD): ReloadSwitcher,
+    (CROSSOVER, RESTART): RestartSwitcher,
+    (SHARED, RUNTIME): InPlaceSwitcher,
+    (SHARED, DATABASE): InPlaceSwitcher,
+}
 
 
 def switcher_for(run: "_Run") -> Switcher:
-    plan = run.plan
-    if plan.switch in (RUNTIME, DATABASE) and plan.layout in (CROSSOVER, "shared"):
-        return InPlaceSwitcher(run)
-    if plan.layout == CROSSOVER and plan.switch == RELOAD:
-        return ReloadSwitcher(run)
-    if plan.layout == CROSSOVER and plan.switch == RESTART:
-        return RestartSwitcher(run)
-    return Switcher(run)  # one node per level: each node keeps its arm for the run
+    return SWITCHERS.get((run.plan.layout, run.plan.switch), Switcher)(run)
