@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 
 from . import api, report
-from .errors import classify
+from .errors import EXIT_CODES, classify
 from .recipe import RecipeError
 from .store import ResultError
 
@@ -70,9 +70,29 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("b")
     c.set_defaults(handler=_compare)
 
+    c = sub.add_parser("flags", help="ask the image's JVM what it makes of the JVM options the "
+                                     "sources name (probes/jvm-flags.toml), and store it")
+    c.add_argument("--no-save", action="store_true", help="print, do not store")
+    c.set_defaults(handler=_flags)
+
     c = sub.add_parser("clean", help="remove stacks parked for reuse and leftovers of dead runs")
     c.set_defaults(handler=_clean)
     return p
+
+
+def _flags(args) -> int:
+    from . import jvmflags
+    client = _engine()
+    if client is None:
+        print("flags: no Docker engine answers; run scripts/setup.sh", file=sys.stderr)
+        return EXIT_CODES["environment"]
+    record = jvmflags.probe(client)
+    for row in record["flags"]:
+        value = f" (now {row['final_value']})" if row.get("final_value") else ""
+        print(f"{row['option']:<32} {row['answer']}{value} {row['message']}".rstrip())
+    if not args.no_save:
+        print(f"stored {jvmflags.store(record)}")
+    return 0
 
 
 def _clean(args) -> int:

@@ -31,6 +31,7 @@ __all__ = [
     "load_result",
     "list_results",
     "latest_result",
+    "write_record",
 ]
 
 # Keys every stored result has, by format (format 1: two arms, before 2026-11-24; result.py
@@ -93,6 +94,25 @@ def write_result(result: dict, results_dir: Path, *, attempts: int = 20) -> Path
     final = result_path(results_dir, result["recipe"], _parse_utc(provenance["started"]),
                         provenance["host"])
     text = _serialise(result)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    sweep_stale_temp_files(final.parent)
+    candidate = final
+    for n in range(2, attempts + 2):
+        try:
+            _write_new_file(candidate, text)
+            return candidate
+        except ResultExistsError:
+            candidate = final.with_name(f"{final.stem}-{n}{final.suffix}")
+    raise ResultExistsError(final)
+
+
+def write_record(record: dict, folder: Path, started: str, host: str, *,
+                 attempts: int = 20) -> Path:
+    """Write a record that is not a recipe's result (a probe's answers) the way results are
+    written: ``<folder>/<UTC start>-<host>.json``, atomically, never over another file."""
+    stamp = _parse_utc(started).strftime(_STAMP_FORMAT)
+    final = Path(folder) / f"{stamp}-{_host_label(host)}.json"
+    text = _serialise(record)
     final.parent.mkdir(parents=True, exist_ok=True)
     sweep_stale_temp_files(final.parent)
     candidate = final

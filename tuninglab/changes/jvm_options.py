@@ -2,6 +2,7 @@
 fresh JVM."""
 from __future__ import annotations
 
+import re
 import shlex
 from typing import TYPE_CHECKING
 
@@ -13,9 +14,19 @@ if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
     from ..stack import NodeConfig
 
 
+# A JVM that cannot honour an option may start anyway and say so once, on its first lines
+# ("UseLargePages disabled, no large pages configured", "Ignoring option ...").
+JVM_WARNING = re.compile(r"\[warning\]|^OpenJDK 64-Bit Server VM warning|ignoring option",
+                         re.IGNORECASE)
+
+
 class JvmOptionsChange(ChangeKind):
     name = "jvm-options"
     switch = RESTART
+
+    def __init__(self, recipe):
+        super().__init__(recipe)
+        self._warnings: dict[str, list[str]] = {}  # container id -> the JVM's warnings
 
     def options(self, arm: Arm) -> str:
         if self.applies(arm):
@@ -39,9 +50,32 @@ class JvmOptionsChange(ChangeKind):
         checks += [Check(f"JVM input argument {token}", "absent",
                          "present" if token in arguments else "absent", token not in arguments)
                    for token in sorted(others - set(mine))]
+        said = [line for line in self._start_warnings(stack, node)
+                if any(_option_name(token) in line for token in mine if token.startswith("-XX:"))]
+        checks += [Check("the JVM honours its options", "no warning about them", line, False)
+                   for line in said]
         return checks
+
+    def _start_warnings(self, stack, node: str) -> list[str]:
+        """The JVM's warnings from the first lines of the node's log (read once per JVM)."""
+        container = stack.nodes[node].get_wrapped_container()
+        if container.id not in self._warnings:
+            head = b""
+            for chunk in container.logs(stdout=True, stderr=True, stream=True, follow=False):
+                head += chunk
+                if head.count(b"\n") >= 40:
+                    break
+            lines = head.decode(errors="replace").splitlines()[:40]
+            self._warnings[container.id] = [line.strip() for line in lines
+                                            if JVM_WARNING.search(line)]
+        return self._warnings[container.id]
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
             return f"jvm-options: '{self.recipe.stack.jvm_options}' -> '{self.change.jvm_options}'"
         return f"jvm-options: '{self.options(arm)}'"
+
+
+def _option_name(token: str) -> str:
+    """-XX:+UseLargePages -> UseLargePages; -XX:MaxRAM=1g -> MaxRAM."""
+    return re.sub(r"^-XX:[+-]?", "", token).split("=", 1)[0]

@@ -6,7 +6,8 @@ so a page can show them):
 - ``<!-- warmups: <recipe-id> -->``: every node's warm-up in those runs, one row each;
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
-- ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``.
+- ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
+- ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ __all__ = ["find_markers", "expand_markers"]
 
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format))\s*-->[ \t]*$"
+    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format)|(?P<flags>jvm-flags))\s*-->[ \t]*$"
 )
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
@@ -44,6 +45,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             found.append((index, "results-table", None))
         elif match.group("keys"):
             found.append((index, "result-format", None))
+        elif match.group("flags"):
+            found.append((index, "jvm-flags", None))
         else:
             found.append((index, "recipe-schema", None))
     return found
@@ -51,7 +54,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
 
 def expand_markers(markdown: str, page: str, site) -> str:
     """Replace the markers of a page (docs-relative path ``page``) with generated Markdown."""
-    from . import result_block, results_table, runs_table, schema_doc, warmups_table
+    from . import (jvmflags_table, result_block, results_table, runs_table, schema_doc,
+                   warmups_table)
 
     markers = find_markers(markdown)
     if not markers:
@@ -68,6 +72,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = results_table.render(site, page)
         elif kind == "result-format":
             block = schema_doc.render_result_keys()
+        elif kind == "jvm-flags":
+            block = jvmflags_table.render(site, page)
         else:
             block = schema_doc.render(site.schema())
         lines[index:index + 1] = ["", *block.splitlines(), ""]

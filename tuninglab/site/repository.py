@@ -105,7 +105,7 @@ class Site:
         return len(list_results(self.results_dir, recipe_id)) - (1 if self.newest(recipe_id) else 0)
 
     def result_files(self) -> list[str]:
-        return sorted(p.relative_to(self.root).as_posix() for p in self.results_dir.glob("*/*.json")
+        return sorted(p.relative_to(self.root).as_posix() for p in self.results_dir.rglob("*.json")
                       if not p.name.startswith("."))
 
     # -- pages and notebooks ----------------------------------------------------------------------
