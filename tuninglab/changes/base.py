@@ -84,7 +84,8 @@ class ChangeKind:
         The engine's verification reads everything back afterwards."""
         ops, applied = self.operations(arm)
         m = stack.management_of(node)
-        for op in ops:
+        # Undo in reverse order: a handler a later operation put in use is released first.
+        for op in (ops if applied else list(reversed(ops))):
             before = state.before.get(model.target(op))
             response = model.apply(m, op) if applied else model.restore(m, op, before)
             if self.switch == RUNTIME and response is not None and response.needs_reload:
