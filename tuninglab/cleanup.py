@@ -68,6 +68,24 @@ def sweep_dead_runs(client: docker.DockerClient, spare: set[str] = frozenset()) 
     return removed
 
 
+def _existing(collection, ids: list[str]) -> list:
+    """The objects of ``ids`` that still exist."""
+    found = []
+    for object_id in ids:
+        try:
+            found.append(collection.get(object_id))
+        except docker.errors.NotFound:
+            pass
+    return found
+
+
+def _remove(obj, **options) -> None:
+    try:
+        obj.remove(**options)
+    except docker.errors.NotFound:
+        pass
+
+
 class RunScope:
     """The identity of one run and the guarantee that its docker objects go away with it."""
 
@@ -108,27 +126,13 @@ class RunScope:
         """Remove every container, then every network, of this run (idempotent)."""
         selector = {"label": f"{RUN_LABEL}={self.run_id}"}
         containers = self.client.containers.list(all=True, filters=selector)
-        for cid in self._adopted["containers"]:
-            try:
-                containers.append(self.client.containers.get(cid))
-            except docker.errors.NotFound:
-                pass
-        for container in containers:
-            try:
-                container.remove(force=True, v=True)
-            except docker.errors.NotFound:
-                pass
         networks = self.client.networks.list(filters=selector)
-        for nid in self._adopted["networks"]:
-            try:
-                networks.append(self.client.networks.get(nid))
-            except docker.errors.NotFound:
-                pass
+        containers += _existing(self.client.containers, self._adopted["containers"])
+        networks += _existing(self.client.networks, self._adopted["networks"])
+        for container in containers:
+            _remove(container, force=True, v=True)
         for network in networks:
-            try:
-                network.remove()
-            except docker.errors.NotFound:
-                pass
+            _remove(network)
 
     def _install_signal_handlers(self) -> None:
         def interrupt(signum, _frame):

@@ -93,17 +93,7 @@ def write_result(result: dict, results_dir: Path, *, attempts: int = 20) -> Path
     provenance = result["provenance"]
     final = result_path(results_dir, result["recipe"], _parse_utc(provenance["started"]),
                         provenance["host"])
-    text = _serialise(result)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    sweep_stale_temp_files(final.parent)
-    candidate = final
-    for n in range(2, attempts + 2):
-        try:
-            _write_new_file(candidate, text)
-            return candidate
-        except ResultExistsError:
-            candidate = final.with_name(f"{final.stem}-{n}{final.suffix}")
-    raise ResultExistsError(final)
+    return _write_unique(final, _serialise(result), attempts)
 
 
 def write_record(record: dict, folder: Path, started: str, host: str, *,
@@ -112,7 +102,12 @@ def write_record(record: dict, folder: Path, started: str, host: str, *,
     written: ``<folder>/<UTC start>-<host>.json``, atomically, never over another file."""
     stamp = _parse_utc(started).strftime(_STAMP_FORMAT)
     final = Path(folder) / f"{stamp}-{_host_label(host)}.json"
-    text = _serialise(record)
+    return _write_unique(final, _serialise(record), attempts)
+
+
+def _write_unique(final: Path, text: str, attempts: int) -> Path:
+    """Write ``text`` under ``final``, or under the first free name with a suffix (-2, -3,
+    ...): never over another file. Stale temporary files of killed writes go first."""
     final.parent.mkdir(parents=True, exist_ok=True)
     sweep_stale_temp_files(final.parent)
     candidate = final
