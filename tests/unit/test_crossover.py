@@ -102,3 +102,50 @@ def test_one_period_or_one_orientation_cannot_separate_the_nodes_from_the_change
     with pytest.raises(ValueError, match="both orientations"):
         stats.compare([100, 101], [105, 104], higher_is_better=True, periods=[0, 0],
                       orientations=[1, -1])
+
+
+# --------------------------------------------------------------------------- periods or pairs
+
+
+def _rate(rng, runs, **kwargs):
+    claims, pooled, widths = 0, 0, []
+    for _ in range(runs):
+        base, var, periods, turns = _crossover_run(rng, **kwargs)
+        c = _compare(base, var, periods, turns)
+        claims += c.verdict != stats.NO_CHANGE
+        pooled += "on the pairs" in c.method
+        widths.append(c.ci_high - c.ci_low)
+    return claims / runs, pooled / runs, float(np.median(widths))
+
+
+def test_a_reload_crossover_whose_periods_do_not_differ_rests_on_its_pairs():
+    """Four periods of five blocks, a node 5 % faster than its twin through every reload: the
+    periods differ only as much as their pairs, so the interval rests on the 20 pairs and is
+    far narrower than one resting on 4 periods (2 degrees of freedom) would be."""
+    rng = np.random.default_rng(11)
+    rate, pooled, width = _rate(rng, 300, blocks=20, period_blocks=5, node=math.log(1.05),
+                                noise=0.03)
+    assert rate <= 0.08 and pooled >= 0.6 and width < 0.06
+
+
+def test_launch_to_launch_differences_keep_the_interval_on_the_periods():
+    """A restart crossover: each period's fresh JVMs differ by their own luck (3 %). The test
+    for a difference between periods sees it, and the error rate stays near 5 %."""
+    rng = np.random.default_rng(12)
+    rate, pooled, _ = _rate(rng, 300, blocks=20, period_blocks=5, period_sd=0.03,
+                            noise=0.03, keeps_jvms=False)
+    assert rate <= 0.09 and pooled <= 0.4
+
+
+def test_small_period_differences_do_not_inflate_the_error_rate_much():
+    """The hard case for a preliminary test: periods that differ a little (1 %), too little
+    to be seen every time."""
+    rng = np.random.default_rng(13)
+    rate, _, _ = _rate(rng, 400, blocks=20, period_blocks=5, period_sd=0.01, noise=0.03,
+                       keeps_jvms=False)
+    assert rate <= 0.09
+
+
+def test_the_f_distribution():
+    assert stats.f_cdf(1.0, 10, 10) == pytest.approx(0.5, abs=1e-9)
+    assert stats.f_cdf(3.4903, 3, 12) == pytest.approx(0.95, abs=1e-3)  # F(0.95; 3, 12)
