@@ -150,6 +150,7 @@ class _Run:
         self.spec, self.prof, self.clock, self.say, self.base = spec, prof, clock, say, base
         self.rng = rng
         self.states: dict[str, node_setup.NodeState] = {}
+        self.holding: dict[str, str] = {}  # node -> the id of the arm it is configured for
         self.trials: list[dict] = []
         self.periods: list[dict] = []
         self.retry_periods: list[int] = []
@@ -169,6 +170,7 @@ class _Run:
         for node, arm in arms.items():
             self.states[node] = node_setup.configure(stack, node, self.kind, arm,
                                                      self.recipe.baseline)
+            self.holding[node] = arm.id
         checks["nodes compared"] = node_setup.compare_models(stack, self.kind, arms)
         for node in arms:
             stack.restore(node)
@@ -290,6 +292,7 @@ class _Run:
         specs = {arm.id: self.spec.with_load(arm.load).at(
             nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
         tag = f"{len(self.trials)}"
+        drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
         if prof.settle_s:
             together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
                                               f"{tag}-{nodes[a.id]}-settle"))
@@ -301,9 +304,11 @@ class _Run:
                  for a in arms}
         self.clock.done(time.monotonic() - began)
         return [self._trial(block, arm, nodes[arm.id], started, checks[arm.id], summaries[arm.id],
-                            before[arm.id], after[arm.id], len(arms)) for arm in arms]
+                            before[arm.id], after[arm.id], len(arms), drained[arm.id])
+                for arm in arms]
 
-    def _trial(self, block, arm, node, started, checks, summary, before, after, shared_by) -> dict:
+    def _trial(self, block, arm, node, started, checks, summary, before, after, shared_by,
+               drained_s) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
         numbers = load.load_metrics(summary)
         ok = numbers["requests"] - numbers["failed"]
@@ -317,7 +322,7 @@ class _Run:
         trial = {"index": index, "block": block.index, "period": block.period,
                  "orientation": block.orientation, "arm": arm.id, "node": node,
                  "started": started, "window_s": prof.window_s, "settle_s": prof.settle_s,
-                 "status": status, "used": status == "valid", "errors": errors,
+                 "drained_s": round(drained_s, 2), "status": status, "used": status == "valid", "errors": errors,
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),
                  "load": {k: numbers[k] for k in ("requests", "failed", "error_rate",
                                                    "dropped_iterations", "fail_reasons")},

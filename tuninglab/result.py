@@ -79,7 +79,8 @@ KEYS = {
                 "`knee` or `saturation` and `latency_knee`, `against_best`, `headline`, `rule`, "
                 "`recommendation`)",
     "trials": "every trial, used or not: `{index, block, period, orientation, arm, node, started, "
-              "window_s, settle_s, "
+              "window_s, settle_s, drained_s (seconds waited for the node to finish the previous "
+              "window's requests), "
               "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
               "transactions, telemetry, checks}`",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "

@@ -47,7 +47,13 @@ class InPlaceSwitcher(Switcher):
 
     def before_slot(self, node: str, arm: Arm) -> list:
         run = self.run
-        return run.kind.apply_arm(run.stack, node, arm, run.states[node])
+        if run.holding.get(node) == arm.id:
+            # Already there: writing it again would be harmless for an attribute but fails
+            # for a resource the change adds ("Duplicate resource").
+            return []
+        found = run.kind.apply_arm(run.stack, node, arm, run.states[node])
+        run.holding[node] = arm.id
+        return found
 
 
 class ReloadSwitcher(Switcher):
@@ -56,7 +62,11 @@ class ReloadSwitcher(Switcher):
         arms = run.plan.arms_by_node(orientation)
         seconds = {}
         for node, arm in arms.items():
-            run.kind.apply_arm(run.stack, node, arm, run.states[node])
+            # Mirrored couples can give two periods in a row one orientation: the node keeps
+            # its arm, and is reloaded all the same (a period is a reload's luck too).
+            if run.holding.get(node) != arm.id:
+                run.kind.apply_arm(run.stack, node, arm, run.states[node])
+                run.holding[node] = arm.id
             run.stack.widen(node)
             seconds[node] = run.stack.management_of(node).reload()
         took = ", ".join(f"{node} {s:.1f} s" for node, s in seconds.items())

@@ -126,3 +126,25 @@ def _number(value) -> float:
         return float(value)
     except (TypeError, ValueError):
         return 0.0
+
+
+def wait_until_idle(stack, node: str, timeout_s: float = 30.0, poll_s: float = 0.2) -> float:
+    """Wait until the node's io worker has no busy task thread and nothing queued; return the
+    seconds waited (``timeout_s`` when it never got there).
+
+    k6 stops a window without waiting for requests in flight (gracefulStop 0). In a closed
+    model that leaves at most one request per user behind, but an open model past saturation
+    leaves up to ``max_users`` queued on the server, and the next window's requests would wait
+    behind them: on a one-core node that is seconds of another window's work.
+    """
+    management = stack.management_of(node)
+    began = time.monotonic()
+    while True:
+        worker = _runtime(management, IO_WORKER)
+        if "error" in worker:
+            return 0.0  # a server that cannot say is not waited for; the window shows the rest
+        busy = _number(worker.get("busy-task-thread-count")) + _number(worker.get("queue-size"))
+        waited = time.monotonic() - began
+        if busy == 0 or waited >= timeout_s:
+            return min(waited, timeout_s)
+        time.sleep(poll_s)

@@ -149,3 +149,39 @@ def test_small_period_differences_do_not_inflate_the_error_rate_much():
 def test_the_f_distribution():
     assert stats.f_cdf(1.0, 10, 10) == pytest.approx(0.5, abs=1e-9)
     assert stats.f_cdf(3.4903, 3, 12) == pytest.approx(0.95, abs=1e-3)  # F(0.95; 3, 12)
+
+
+# --------------------------------------------------------------------------- switching arms
+
+
+class _Kind:
+    def __init__(self):
+        self.applied = []
+
+    def apply_arm(self, stack, node, arm, state):
+        self.applied.append((node, arm.id))
+        return []
+
+
+class _FakeRun:
+    def __init__(self, holding):
+        self.kind, self.stack, self.holding = _Kind(), None, dict(holding)
+        self.states = {"app-1": None, "app-2": None}
+
+
+def test_a_node_that_already_holds_the_arm_is_not_written_again():
+    """An arm that adds a resource (an async handler) must not be added twice: the runtime
+    switch writes a node only when its arm changes."""
+    from tuninglab.plan import Arm
+    from tuninglab.swaps import InPlaceSwitcher
+    base = Arm("baseline", "Baseline", "baseline", None)
+    change = Arm("variant", "Variant", "variant", None)
+    run = _FakeRun({"app-1": "baseline", "app-2": "variant"})
+    switcher = InPlaceSwitcher(run)
+    switcher.before_slot("app-1", base)
+    switcher.before_slot("app-2", change)
+    assert run.kind.applied == []
+    switcher.before_slot("app-1", change)
+    switcher.before_slot("app-1", change)
+    switcher.before_slot("app-1", base)
+    assert run.kind.applied == [("app-1", "variant"), ("app-1", "baseline")]
