@@ -36,6 +36,8 @@ def cells(recipe_id: str):
         "if recipe.change.jvm_options:\n"
         '    print(f"baseline JVM options: {recipe.stack.jvm_options}")\n'
         '    print(f"variant JVM options:  {recipe.change.jvm_options}")\n'
+        "if recipe.change.workload:\n"
+        '    print(f"variant workload (the load generator): {recipe.change.workload}")\n'
         "if recipe.sweep:\n"
         '    print(f"swept: {recipe.sweep.name} = {list(recipe.sweep.values)} {recipe.sweep.unit}")')
     yield new_markdown_cell("## Run it\n\nStart the stack, configure and verify every node, warm "

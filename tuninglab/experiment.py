@@ -289,7 +289,7 @@ class _Run:
             checks[arm.id] = found
         # The k6 data stream follows the node, not the arm: rows a node's users touch are the
         # node's for the whole run, and a difference between them cancels like the node's own.
-        specs = {arm.id: self.spec.with_load(arm.load).at(
+        specs = {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
             nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
         tag = f"{len(self.trials)}"
         drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
@@ -311,6 +311,9 @@ class _Run:
                drained_s) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
         numbers = load.load_metrics(summary)
+        # A change made by the load generator is proven by the window it ran in.
+        checks = [*checks, *changes.require(self.kind.read_back_load(arm, numbers),
+                                            f"{node} ({arm.label}), trial {index}")]
         ok = numbers["requests"] - numbers["failed"]
         window = telemetry.window(stack, node, before, after, ok, prof.window_s, shared_by)
         errors = trial_errors(self.recipe, numbers)
@@ -325,7 +328,8 @@ class _Run:
                  "drained_s": round(drained_s, 2), "status": status, "used": status == "valid", "errors": errors,
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),
                  "load": {k: numbers[k] for k in ("requests", "failed", "error_rate",
-                                                   "dropped_iterations", "fail_reasons")},
+                                                   "dropped_iterations", "fail_reasons",
+                                                   "connections")},
                  "transactions": numbers["transactions"], "telemetry": window,
                  "checks": [c.as_dict() for c in checks]}
         self.trials.append(trial)

@@ -37,6 +37,7 @@ class LoadSpec:
     bulk_rows: int = 10000
     note_chars: int = 100
     scale: int = 1
+    requests_per_connection: int = 0  # 0: each virtual user keeps its connection
     target: str = "app"  # the node's name on the stack's network
     stream: int = 0  # this run's index among k6 runs side by side (they touch different rows)
     streams: int = 1
@@ -65,7 +66,8 @@ class LoadSpec:
         return cls(mix=mixes[workload.mix], model=workload.model, users=workload.users or 1,
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
                    max_users=workload.max_users, lines=workload.lines,
-                   bulk_rows=workload.bulk_rows, note_chars=workload.note_chars)
+                   bulk_rows=workload.bulk_rows, note_chars=workload.note_chars,
+                   requests_per_connection=workload.requests_per_connection)
 
     def k6_env(self, warmup_s: int, trial_s: int) -> dict[str, str]:
         env = {"BASE_URL": f"http://{self.target}:8080{APP_PATH}", "MIX": json.dumps(self.mix), "MODEL": self.model,
@@ -73,7 +75,8 @@ class LoadSpec:
                "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
                "BULK_ROWS": str(self.bulk_rows), "NOTE_CHARS": str(self.note_chars),
                "SCALE": str(self.scale), "STREAM": str(self.stream),
-               "STREAMS": str(self.streams)}
+               "STREAMS": str(self.streams),
+               "REQUESTS_PER_CONNECTION": str(self.requests_per_connection)}
         if self.model == "open":
             env["RATE"] = str(int(self.rate))
             env["MAX_USERS"] = str(self.max_users or 200)
@@ -101,6 +104,10 @@ def load_metrics(summary: dict) -> dict:
         "failed": failed,
         "error_rate": failed / total if total else 1.0,
         "dropped_iterations": summary.get("dropped_iterations", 0),
+        # HTTP connections the load generator opened in the window (a request whose timings
+        # include a TCP connect): the client's side of connection reuse, read back.
+        "connections": summary.get("connections"),
+        "connections_expected": summary.get("connections_expected"),
         "fail_reasons": summary.get("fail_reasons", {}),
         "throughput": ok / summary["trial_s"],
         "latency_p50": latency.get("p(50)"),

@@ -68,6 +68,7 @@ CHANGE_KEYS = {
     "jvm-options": ("jvm_options",),
     "app-properties": ("properties",),
     "container-limits": ("limits",),
+    "workload": ("workload",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
@@ -148,6 +149,7 @@ class Change:
     jvm_options: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
     limits: ContainerLimits | None = None
+    workload: dict = field(default_factory=dict)  # kind workload: the variant's client keys
     switch: str | None = None  # jboss-cli and none: how an arm's setting is put on a server
 
     @property
@@ -188,6 +190,7 @@ class Workload:
     lines: int
     bulk_rows: int
     note_chars: int
+    requests_per_connection: int = 0  # 0: keep each virtual user's connection
 
 
 @dataclass(frozen=True)
@@ -546,10 +549,25 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _jvm_option_problems(change["jvm_options"], data.get("stack", {}))
     if kind == "app-properties" and "properties" in change and not swept:
         problems += _property_problems(change["properties"], data.get("baseline", {}))
+    if kind == "workload" and "workload" in change:
+        problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "none" and "load_levels" not in data and data["source"]["expected"] != "no-change":
         problems.append(Problem(
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
+    return problems
+
+
+def _workload_change_problems(change: dict, workload: dict) -> list[Problem]:
+    """A client-side change must change something: each key differs from the baseline's."""
+    defaults = recipe_schema()["properties"]["workload"]["properties"]
+    problems = []
+    for key, value in change.items():
+        baseline = workload.get(key, defaults.get(key, {}).get("default"))
+        if value == baseline:
+            problems.append(Problem(f"change.workload.{key}",
+                                    f"{value!r} is the baseline's value (workload.{key}); the "
+                                    f"variant must differ from it"))
     return problems
 
 
@@ -773,6 +791,7 @@ def _build_change(change: dict, folder: Path) -> Change:
         file=_file_in(folder, change.get("file")),
         jvm_options=change.get("jvm_options"),
         properties=dict(change.get("properties", {})),
+        workload=dict(change.get("workload", {})),
         switch=change.get("switch"),
         limits=None if limits is None else ContainerLimits(
             app_cpus=_cpus(limits.get("app_cpus")),
@@ -790,7 +809,7 @@ def _cpus(value) -> float | str | None:
 
 
 def _build_workload(workload: dict) -> Workload:
-    common = ("mix", "model", "lines", "bulk_rows", "note_chars")
+    common = ("mix", "model", "lines", "bulk_rows", "note_chars", "requests_per_connection")
     values = _with_defaults(workload, "workload", common + MODEL_KEYS[workload["model"]])
     rate = values.get("rate")
     return Workload(
@@ -803,6 +822,7 @@ def _build_workload(workload: dict) -> Workload:
         lines=values["lines"],
         bulk_rows=values["bulk_rows"],
         note_chars=values["note_chars"],
+        requests_per_connection=values["requests_per_connection"],
     )
 
 

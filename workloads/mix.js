@@ -17,6 +17,9 @@
 //   SCALE        data-set scale factor of the database image (default 1)
 //   STREAM       this run's index among the k6 runs that drive nodes side by side (default 0)
 //   STREAMS      how many such runs there are (default 1)
+//   REQUESTS_PER_CONNECTION  requests a virtual user sends over one HTTP connection; the last
+//                asks the server to close it (Connection: close); 0: no limit (default 0).
+//                The summary counts the connections opened and those the requests asked for.
 //   (the JSON summary goes to stdout, on one line after the marker line SUMMARY_MARKER: reading
 //   it back costs no second `docker exec`)
 //
@@ -77,6 +80,9 @@ const SCALE = positiveInt('SCALE', 1);
 const THINK_MS = positiveInt('THINK_MS', 0);
 const STREAM = positiveInt('STREAM', 0);
 const STREAMS = positiveInt('STREAMS', 1);
+// Requests a virtual user sends over one connection before it asks the server to close it
+// (guide 2.1.1, maxKeepAliveRequests, moved to the client: Undertow has no such cap); 0: none.
+const REQUESTS_PER_CONNECTION = positiveInt('REQUESTS_PER_CONNECTION', 0);
 if (STREAM >= STREAMS) throw new Error('workload: STREAM must be < STREAMS');
 if (SCALE < 1) throw new Error('workload: SCALE must be >= 1');
 if (TRIAL_S < 1) throw new Error('workload: TRIAL_S must be >= 1');
@@ -97,6 +103,8 @@ for (const name of TRANSACTIONS) {
   failed[name] = new Counter(`tx_${name}_fail`);
 }
 const allLatency = new Trend('tx_all_ms', true);
+const connectionsOpened = new Counter('connections_opened');
+const connectionsExpected = new Counter('connections_expected');
 const failReasons = {
   timeout: new Counter('fail_timeout'),
   status: new Counter('fail_status'),
@@ -191,7 +199,25 @@ function pickTransaction() {
 }
 
 const JSON_HEADERS = { headers: { 'Content-Type': 'application/json' }, timeout: '30s' };
+const CLOSING_HEADERS = { headers: { 'Content-Type': 'application/json', Connection: 'close' },
+  timeout: '30s' };
 let myOrders = []; // orders this VU created: OrderStatus and ChangeOrder must find them
+let requestsOnConnection = 0;
+let opensConnection = false; // this VU's request in flight should need a new connection
+// The request parameters of this VU's next request: the last one a connection may carry asks
+// the server to close it, and the next request opens a new one. A completed request that
+// should have opened a connection is counted beside those that did (timings.connecting), so
+// the engine can compare what the client asked for with what happened: a server that ignored
+// the close would let the connection be reused.
+function params() {
+  opensConnection = requestsOnConnection === 0;
+  requestsOnConnection += 1;
+  if (REQUESTS_PER_CONNECTION > 0 && requestsOnConnection >= REQUESTS_PER_CONNECTION) {
+    requestsOnConnection = 0;
+    return CLOSING_HEADERS;
+  }
+  return JSON_HEADERS;
+}
 
 function body(res) {
   try { return res.json(); } catch (e) { return null; }
@@ -200,7 +226,7 @@ function body(res) {
 // Each transaction returns [response, checkPassed].
 const run = {
   Ping() {
-    const res = http.get(`${BASE_URL}/ping`, JSON_HEADERS);
+    const res = http.get(`${BASE_URL}/ping`, params());
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.status === 'ok'];
   },
@@ -208,7 +234,7 @@ const run = {
     const lines = [];
     for (let i = 0; i < LINES; i++) lines.push({ itemId: between(1, ITEMS), quantity: between(1, 5) });
     const res = http.post(`${BASE_URL}/orders`,
-      JSON.stringify({ customerId: between(1, CUSTOMERS), lines }), JSON_HEADERS);
+      JSON.stringify({ customerId: between(1, CUSTOMERS), lines }), params());
     const b = body(res);
     const good = res.status === 201 && b !== null && b.orderId > 0 && b.lines === LINES;
     if (good) {
@@ -220,13 +246,13 @@ const run = {
   OrderStatus() {
     const own = myOrders.length > 0 && dataRand() < 0.5;
     const id = own ? myOrders[between(0, myOrders.length - 1)] : between(1, ORDERS);
-    const res = http.get(`${BASE_URL}/orders/${id}`, JSON_HEADERS);
+    const res = http.get(`${BASE_URL}/orders/${id}`, params());
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.orderId === id];
   },
   CustomerStatus() {
     const id = between(1, CUSTOMERS);
-    const res = http.get(`${BASE_URL}/customers/${id}/orders?page=0&size=20`, JSON_HEADERS);
+    const res = http.get(`${BASE_URL}/customers/${id}/orders?page=0&size=20`, params());
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.customerId === id];
   },
@@ -234,32 +260,32 @@ const run = {
     const own = myOrders.length > 0;
     const id = own ? myOrders[between(0, myOrders.length - 1)] : ownExistingOrder();
     const res = http.put(`${BASE_URL}/orders/${id}`,
-      JSON.stringify({ lineNo: 1, quantity: between(1, 9) }), JSON_HEADERS);
+      JSON.stringify({ lineNo: 1, quantity: between(1, 9) }), params());
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.orderId === id && b.version > 0];
   },
   ItemBrowse() {
     const category = between(1, CATEGORIES);
-    const res = http.get(`${BASE_URL}/items?category=${category}&page=${between(0, 4)}&size=20`, JSON_HEADERS);
+    const res = http.get(`${BASE_URL}/items?category=${category}&page=${between(0, 4)}&size=20`, params());
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.category === category];
   },
   ScheduleWorkOrder() {
     const res = http.post(`${BASE_URL}/workorders`,
-      JSON.stringify({ itemId: between(1, ASSEMBLIES), quantity: between(1, 10) }), JSON_HEADERS);
+      JSON.stringify({ itemId: between(1, ASSEMBLIES), quantity: between(1, 10) }), params());
     const b = body(res);
     return [res, res.status === 201 && b !== null && b.workOrderId > 0];
   },
   BulkLoad() {
     const res = http.post(`${BASE_URL}/bulk/movements?rows=${BULK_ROWS}`, null,
-      { headers: { 'Content-Type': 'application/json' }, timeout: '300s' });
+      { ...params(), timeout: '300s' });
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.rows === BULK_ROWS];
   },
   Quote() {
     const customerId = between(1, CUSTOMERS);
     const res = http.get(`${BASE_URL}/quotes?customerId=${customerId}&lines=${LINES}&noteChars=${NOTE_CHARS}`,
-      JSON_HEADERS);
+      params());
     const b = body(res);
     return [res, res.status === 200 && b !== null && b.customerId === customerId && b.lines === LINES
       && b.noteChars === LINES * NOTE_CHARS && b.total > 0];
@@ -272,6 +298,8 @@ export default function () {
     : pickTransaction();
   const [res, good] = run[name]();
   if (exec.scenario.name === 'measure') {
+    if (res.timings.connecting > 0) connectionsOpened.add(1);
+    if (opensConnection) connectionsExpected.add(1);
     if (good) {
       ok[name].add(1);
       latency[name].add(res.timings.duration);
@@ -315,6 +343,10 @@ export function handleSummary(data) {
   }
   const dropped = data.metrics['dropped_iterations{scenario:measure}'];
   if (dropped) out.dropped_iterations = dropped.values.count;
+  const opened = data.metrics.connections_opened;
+  out.connections = opened ? opened.values.count : 0;
+  const expected = data.metrics.connections_expected;
+  out.connections_expected = expected ? expected.values.count : 0;
   const iterations = data.metrics['iterations{scenario:measure}'];
   if (iterations) out.iterations = iterations.values.count;
   return { stdout: `\n${SUMMARY_MARKER}\n${JSON.stringify(out)}\n` };

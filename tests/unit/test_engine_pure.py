@@ -426,3 +426,27 @@ def test_dropped_arrivals_are_an_error_unless_the_recipe_allows_them():
     [error] = trial_errors(_recipe(), load)
     assert "100 dropped iterations (10.0% of the arrivals)" in error
     assert trial_errors(_recipe("arrival-rate-admission", "thesis"), load) == []
+
+
+# --------------------------------------------------------------------------- client-side change
+
+
+def test_a_workload_change_is_proven_by_the_connections_its_window_opened():
+    """Requests that asked for a new connection every 100 must have opened them: a server that
+    ignored Connection: close would keep them open and the count would fall short."""
+    from types import SimpleNamespace
+
+    from tuninglab.changes.workload import WorkloadChange
+    from tuninglab.plan import Arm
+    recipe = SimpleNamespace(change=SimpleNamespace(workload={"requests_per_connection": 0}))
+    kind = WorkloadChange(recipe)
+    baseline = Arm("baseline", "Baseline", "baseline", None)
+    variant = Arm("variant", "Variant", "variant", None)
+    assert kind.load_for(baseline) == {} and kind.load_for(variant) == {"requests_per_connection": 0}
+
+    honoured = {"connections": 57, "connections_expected": 57, "failed": 0}
+    ignored = {"connections": 32, "connections_expected": 57, "failed": 0}
+    missing = {"connections": None, "connections_expected": None, "failed": 0}
+    assert all(c.ok for c in kind.read_back_load(baseline, honoured))
+    assert not any(c.ok for c in kind.read_back_load(baseline, ignored))
+    assert not any(c.ok for c in kind.read_back_load(variant, missing))

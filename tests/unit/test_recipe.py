@@ -108,6 +108,20 @@ def test_container_limits_change(tree):
     assert limits.app_memory == "1g" and limits.app_cpuset is None
 
 
+def test_workload_change_is_the_clients_and_must_differ_from_the_baseline(tree):
+    tree.edit('kind = "jboss-cli"\nfile = "change.cli"',
+              'kind = "workload"\nworkload = { requests_per_connection = 0 }')
+    tree.edit('users = 32', 'users = 32\nrequests_per_connection = 100')
+    recipe = load_recipe(tree.sample)
+    assert recipe.change.workload == {"requests_per_connection": 0}
+    assert recipe.workload.requests_per_connection == 100
+
+    tree.edit('requests_per_connection = 100', 'requests_per_connection = 0')
+    message = error_of(tree.sample)
+    assert "change.workload.requests_per_connection" in message
+    assert "baseline's value" in message
+
+
 def test_the_repository_aa_noise_recipe():
     recipe = load_recipe(REPO / "recipes" / "method" / "aa-noise")
 
@@ -137,7 +151,7 @@ def test_every_recipe_in_the_repository_is_valid():
     [
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
-         "app-properties, container-limits, none"),
+         "app-properties, container-limits, workload, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, lines, note_chars, bulk_rows"),
@@ -396,7 +410,9 @@ def test_schema_enums_match_the_library():
     assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
-                     "container-limits", "none"]
+                     "container-limits", "workload", "none"]
+    from tuninglab.changes import KINDS
+    assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles"]
 
 

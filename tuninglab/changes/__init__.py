@@ -14,13 +14,14 @@ from .jboss_cli import JbossCliChange
 from .jvm_options import JvmOptionsChange
 from .none import NoChange
 from .postgresql_conf import PostgresConfChange, parse_pg_fragment
+from .workload import WorkloadChange
 
 __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "parse_pg_fragment",
            "require", "same"]
 
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
-    PostgresConfChange)}
+    PostgresConfChange, WorkloadChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

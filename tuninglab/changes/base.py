@@ -12,6 +12,8 @@ A change kind is a small class registered in ``changes/__init__.py``. It answers
   values it had before);
 - ``read_back``: extra proof read from the running node (JVM arguments, the container's
   limits, the app's own report);
+- ``load_for`` and ``read_back_load``: a change made by the load generator instead of a server
+  (workload.py), and its proof from the measured window;
 - ``describe`` and ``files``: what the pages and results show.
 
 A sweep substitutes each arm's value for ``{value}`` in the change (``substitute``).
@@ -70,6 +72,15 @@ class ChangeKind:
         return [], False
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
+        return []
+
+    # -- on the load generator's side ----------------------------------------------------------
+    def load_for(self, arm: Arm) -> dict:
+        """Workload keys this arm's load overrides (a change made by the client)."""
+        return {}
+
+    def read_back_load(self, arm: Arm, numbers: dict) -> list[Check]:
+        """Proof read from a measured window's load (load.load_metrics), after it ran."""
         return []
 
     # -- in place ---------------------------------------------------------------------------
