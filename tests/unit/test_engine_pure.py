@@ -450,3 +450,16 @@ def test_a_workload_change_is_proven_by_the_connections_its_window_opened():
     assert all(c.ok for c in kind.read_back_load(baseline, honoured))
     assert not any(c.ok for c in kind.read_back_load(baseline, ignored))
     assert not any(c.ok for c in kind.read_back_load(variant, missing))
+
+
+def test_a_recommendation_cites_only_telemetry_that_moved_enough_to_explain_something():
+    """The io sweep of 25 November cited 'GC 0.1 % against 0.2 %' as its reason: a share that
+    doubles from nothing explains nothing. Shares count by percentage points, amounts by a
+    relative change and an absolute floor."""
+    from tuninglab.analysis.curves import _largest_shift
+    assert _largest_shift({"gc_time": 0.001}, {"gc_time": 0.002}) is None
+    assert _largest_shift({"gc_time": 0.02, "app_cpu": 0.70}, {"gc_time": 0.03, "app_cpu": 0.98}) \
+        == "app_cpu"
+    assert _largest_shift({"pool_wait_ms": 0.01}, {"pool_wait_ms": 0.03}) is None
+    assert _largest_shift({"pool_wait_ms": 120.0}, {"pool_wait_ms": 0.0}) == "pool_wait_ms"
+    assert _largest_shift({"latency_p99": 300.0}, {"latency_p99": 310.0}) is None

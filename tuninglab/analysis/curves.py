@@ -33,14 +33,18 @@ from .comparisons import block_values, paired_values
 __all__ = ["LATENCY_KNEE_FACTOR", "curve_points", "find_knee", "sweep_curve", "load_curve"]
 
 LATENCY_KNEE_FACTOR = 3.0
+# Telemetry a recommendation may cite: words, format, and the least change that counts as a
+# reason. Shares (fractions of time or of a quota) count by their absolute change: a GC share
+# that doubles from 0.1 % to 0.2 % explains nothing. Amounts count by their relative change
+# (at least 25 %) and must also move by their floor.
 REASON_METRICS = {
-    # telemetry a recommendation may cite: (metric in trial metrics, words, format)
-    "gc_time": ("time in garbage collection", "{:.1%} of the time"),
-    "pool_wait_ms": ("waiting for a pooled connection", "{:.2f} ms per transaction"),
-    "app_cpu": ("the application server's CPU use", "{:.0%} of its quota"),
-    "db_core_busy": ("the database core's load", "{:.0%} busy"),
-    "latency_p99": ("the 99th percentile of latency", "{:.1f} ms"),
+    "gc_time": ("time in garbage collection", "{:.1%} of the time", "share", 0.02),
+    "app_cpu": ("the application server's CPU use", "{:.0%} of its quota", "share", 0.05),
+    "db_core_busy": ("the database core's load", "{:.0%} busy", "share", 0.05),
+    "pool_wait_ms": ("waiting for a pooled connection", "{:.2f} ms per transaction", "amount", 0.5),
+    "latency_p99": ("the 99th percentile of latency", "{:.1f} ms", "amount", 5.0),
 }
+RELATIVE_FLOOR = 0.25
 
 
 def curve_points(trials: list[dict], arms: list[Arm], metric: str, confidence: float = 0.95,
@@ -219,7 +223,7 @@ def _recommend(points, by_arm, knee, best, primary, name, unit, cheaper) -> str:
     signal = _largest_shift(below["telemetry"], k["telemetry"])
     if signal is None:
         return f"{head}: {why}."
-    words, fmt = REASON_METRICS[signal]
+    words, fmt, _, _ = REASON_METRICS[signal]
     return (f"{head}: {why}; at {_value_text(below['value'])}{unit_text} {words} was "
             f"{fmt.format(below['telemetry'][signal])}, against "
             f"{fmt.format(k['telemetry'][signal])} at {_value_text(k['value'])}{unit_text}.")
@@ -231,16 +235,22 @@ def _steady_reason(point: dict) -> str:
 
 
 def _largest_shift(below: dict, at: dict) -> str | None:
-    """The telemetry signal that changed most (relatively) between two neighbouring points."""
-    best, shift = None, 0.0
-    for key in REASON_METRICS:
+    """The telemetry signal that moved most between two neighbouring points, measured against
+    the least change that counts for it (REASON_METRICS); None when none moved that much."""
+    best, score = None, 1.0
+    for key, (_, _, kind, floor) in REASON_METRICS.items():
         a, b = below.get(key), at.get(key)
-        if a is None or b is None or max(abs(a), abs(b)) < 1e-9:
+        if a is None or b is None:
             continue
-        change = abs(a - b) / max(abs(a), abs(b))
-        if change > shift:
-            best, shift = key, change
-    return best if shift >= 0.1 else None
+        change = abs(a - b)
+        if kind == "share":
+            this = change / floor
+        else:
+            relative = change / max(abs(a), abs(b)) if max(abs(a), abs(b)) > 0 else 0.0
+            this = min(change / floor, relative / RELATIVE_FLOOR)
+        if this >= score:
+            best, score = key, this
+    return best
 
 
 def _load_sentence(curve: dict, tput: dict, p99: dict, key: str) -> str:
