@@ -34,7 +34,7 @@ from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_
 from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
 from .errors import DirtyTree
-from .plan import AB, AB_BY_LOAD, CROSSOVER, Arm, Plan, compile_plan
+from .plan import AB, AB_BY_LOAD, CROSSOVER, RUNTIME, Arm, Plan, compile_plan
 from .recipe import Recipe, recipe_hash
 from .stack import NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
@@ -210,10 +210,27 @@ class _Run:
                                           compile_max_s=prof.compile_max_s,
                                           plateau_max_s=prof.plateau_max_s, say=say,
                                           compile_side_by_side=prof.compile_side_by_side,
-                                          between_windows=lambda n: self._between(n, arms[n])))
+                                          between_windows=lambda n: self._between(
+                                              n, self._warm_arm(n, arms[n]))))
             for node in group:
                 _say_warm(say, node, records[node], prof)
         return records
+
+    def _warm_arm(self, node: str, first: Arm) -> Arm:
+        """The arm a node serves in its next warm-up window. Where the setting switches in
+        place, the node will serve every arm in the trials, and each arm's setting has code
+        paths of its own (an asynchronous handler, a queue in front of two worker threads):
+        the node takes the arms in turn, so they compile here and not as JIT bursts in the
+        measured windows. Elsewhere it keeps its first arm."""
+        if not self.switcher.switches_in_place or self.plan.switch != RUNTIME:
+            return first
+        levels = list(dict.fromkeys(a.level for a in self.plan.arms))
+        current = self.holding.get(node, first.id)
+        level = next((a.level for a in self.plan.arms if a.id == current), first.level)
+        following = levels[(levels.index(level) + 1) % len(levels)]
+        arm = next(a for a in self.plan.arms if a.level == following)
+        self.switcher.before_slot(node, arm)
+        return arm
 
     def _between(self, node: str, arm: Arm) -> None:
         """What the trial loop does to a node between its windows (read every setting back,

@@ -30,6 +30,8 @@ class Switcher:
     period's orientation; ``before_slot`` before every window, for each arm of the slot on its
     node."""
 
+    switches_in_place = False  # can put any arm on a running node before any window
+
     def __init__(self, run: "_Run"):
         self.run = run
 
@@ -44,6 +46,8 @@ class Switcher:
 class InPlaceSwitcher(Switcher):
     """Runtime and database switches: written before every slot, then read back by the
     engine's verification."""
+
+    switches_in_place = True
 
     def before_slot(self, node: str, arm: Arm) -> list:
         run = self.run

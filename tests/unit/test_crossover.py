@@ -166,7 +166,7 @@ class _Kind:
 class _FakeRun:
     def __init__(self, holding):
         self.kind, self.stack, self.holding = _Kind(), None, dict(holding)
-        self.states = {"app-1": None, "app-2": None}
+        self.states = {"app": None, "app-1": None, "app-2": None}
 
 
 def test_a_node_that_already_holds_the_arm_is_not_written_again():
@@ -185,3 +185,25 @@ def test_a_node_that_already_holds_the_arm_is_not_written_again():
     switcher.before_slot("app-1", change)
     switcher.before_slot("app-1", base)
     assert run.kind.applied == [("app-1", "variant"), ("app-1", "baseline")]
+
+
+def test_a_warm_up_that_switches_in_place_takes_every_arm_in_turn():
+    """Each arm's setting has code paths of its own; a node that will serve all of them in the
+    trials serves them in turn while it warms, and a node that cannot switch keeps its arm."""
+    from types import SimpleNamespace
+
+    from tuninglab.experiment import _Run
+    from tuninglab.plan import Arm
+    from tuninglab.swaps import InPlaceSwitcher, ReloadSwitcher
+    arms = tuple(Arm(f"t{n}", f"{n} threads", str(n), n, node="app") for n in (2, 16, 64))
+    run = _FakeRun({"app": "t2"})
+    run.plan = SimpleNamespace(arms=arms, switch="runtime")
+    run.switcher = InPlaceSwitcher(run)
+    served = [_Run._warm_arm(run, "app", arms[0]).id for _ in range(4)]
+    assert served == ["t16", "t64", "t2", "t16"]
+    assert run.kind.applied == [("app", "t16"), ("app", "t64"), ("app", "t2"), ("app", "t16")]
+
+    run = _FakeRun({"app": "t2"})
+    run.plan = SimpleNamespace(arms=arms, switch="reload")
+    run.switcher = ReloadSwitcher(run)
+    assert _Run._warm_arm(run, "app", arms[0]).id == "t2" and run.kind.applied == []
