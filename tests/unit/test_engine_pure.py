@@ -438,7 +438,9 @@ def test_a_workload_change_is_proven_by_the_connections_its_window_opened():
 
     from tuninglab.changes.workload import WorkloadChange
     from tuninglab.plan import Arm
-    recipe = SimpleNamespace(change=SimpleNamespace(workload={"requests_per_connection": 0}))
+    recipe = SimpleNamespace(change=SimpleNamespace(workload={"requests_per_connection": 0}),
+                             workload=SimpleNamespace(model="closed", users=32,
+                                                      requests_per_connection=5))
     kind = WorkloadChange(recipe)
     baseline = Arm("baseline", "Baseline", "baseline", None)
     variant = Arm("variant", "Variant", "variant", None)
@@ -448,8 +450,12 @@ def test_a_workload_change_is_proven_by_the_connections_its_window_opened():
     ignored = {"connections": 32, "connections_expected": 57, "failed": 0}
     missing = {"connections": None, "connections_expected": None, "failed": 0}
     assert all(c.ok for c in kind.read_back_load(baseline, honoured))
-    assert not any(c.ok for c in kind.read_back_load(baseline, ignored))
+    assert not all(c.ok for c in kind.read_back_load(baseline, ignored))
     assert not any(c.ok for c in kind.read_back_load(variant, missing))
+    # A limit no user reached in the window closed nothing: the arms would be the same.
+    unreached = {"connections": 32, "connections_expected": 32, "failed": 0, "requests": 700}
+    assert all(c.ok for c in kind.read_back_load(variant, unreached))
+    assert not all(c.ok for c in kind.read_back_load(baseline, unreached))
 
 
 def test_a_recommendation_cites_only_telemetry_that_moved_enough_to_explain_something():

@@ -30,9 +30,26 @@ class WorkloadChange(ChangeKind):
             return [Check("connections the load generator opened", "a count", "none reported",
                           False)]
         allowed = SLACK + numbers.get("failed", 0)
-        return [Check(f"connections opened in the window ({arm.label})",
-                      f"{expected} (as the requests asked, +/- {allowed})", str(opened),
-                      abs(opened - expected) <= allowed)]
+        checks = [Check(f"connections opened in the window ({arm.label})",
+                        f"{expected} (as the requests asked, +/- {allowed})", str(opened),
+                        abs(opened - expected) <= allowed)]
+        limit = self.requests_per_connection(arm)
+        users = self.recipe.workload.users if self.recipe.workload.model == "closed" else None
+        if limit and users:
+            # Each window is a new k6 run whose users open their first connection afresh: a
+            # limit that no user reached in the window never closed anything, and the arms
+            # would not differ at all (found the hard way: 22 requests a user against 100).
+            checks.append(Check(f"the limit of {limit} requests a connection was reached "
+                                f"({arm.label})", f"more connections than the {users} users",
+                                f"{expected} connections for {numbers.get('requests', 0)} "
+                                f"requests", expected > users))
+        return checks
+
+    def requests_per_connection(self, arm: Arm) -> int:
+        key = "requests_per_connection"
+        if self.applies(arm) and key in self.change.workload:
+            return self.change.workload[key]
+        return getattr(self.recipe.workload, key, 0)
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is not None and not self.applies(arm):
