@@ -180,7 +180,9 @@ def test_screenshots(context, base_url):
         pytest.skip("set TUNINGLAB_SITE_SHOTS=<folder> to save screenshots")
     Path(folder).mkdir(parents=True, exist_ok=True)
     page = context.new_page()
-    for name, path in (("results", "results/"), ("chapter-05-jca", "guide/05-jca/")):
+    for name, path in (("results", "results/"), ("chapter-05-jca", "guide/05-jca/"),
+                       ("chapter-02-connectors", "guide/02-connectors/"),
+                       ("chapter-11-curve", "guide/11-putting-it-together/")):
         page.goto(urljoin(base_url, path))
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
     page.close()
