@@ -150,7 +150,9 @@ class _Run:
         self.spec, self.prof, self.clock, self.say, self.base = spec, prof, clock, say, base
         self.rng = rng
         self.states: dict[str, node_setup.NodeState] = {}
-        self.holding: dict[str, str] = {}  # node -> the id of the arm it is configured for
+        # node -> the change level it is configured for (arms of one level at several loads
+        # share the server setting)
+        self.holding: dict[str, str | None] = {}
         self.trials: list[dict] = []
         self.periods: list[dict] = []
         self.retry_periods: list[int] = []
@@ -170,7 +172,7 @@ class _Run:
         for node, arm in arms.items():
             self.states[node] = node_setup.configure(stack, node, self.kind, arm,
                                                      self.recipe.baseline)
-            self.holding[node] = arm.id
+            self.holding[node] = arm.level
         checks["nodes compared"] = node_setup.compare_models(stack, self.kind, arms)
         for node in arms:
             stack.restore(node)
@@ -225,8 +227,7 @@ class _Run:
         if not self.switcher.switches_in_place or self.plan.switch != RUNTIME:
             return first
         levels = list(dict.fromkeys(a.level for a in self.plan.arms))
-        current = self.holding.get(node, first.id)
-        level = next((a.level for a in self.plan.arms if a.id == current), first.level)
+        level = self.holding.get(node, first.level)
         following = levels[(levels.index(level) + 1) % len(levels)]
         arm = next(a for a in self.plan.arms if a.level == following)
         self.switcher.before_slot(node, arm)
@@ -342,7 +343,8 @@ class _Run:
         trial = {"index": index, "block": block.index, "period": block.period,
                  "orientation": block.orientation, "arm": arm.id, "node": node,
                  "started": started, "window_s": prof.window_s, "settle_s": prof.settle_s,
-                 "drained_s": round(drained_s, 2), "status": status, "used": status == "valid", "errors": errors,
+                 "drained_s": round(drained_s, 2), "status": status,
+                 "used": status == "valid", "errors": errors,
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),
                  "load": {k: numbers[k] for k in ("requests", "failed", "error_rate",
                                                    "dropped_iterations", "fail_reasons",

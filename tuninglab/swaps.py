@@ -51,12 +51,12 @@ class InPlaceSwitcher(Switcher):
 
     def before_slot(self, node: str, arm: Arm) -> list:
         run = self.run
-        if run.holding.get(node) == arm.id:
+        if node in run.holding and run.holding[node] == arm.level:
             # Already there: writing it again would be harmless for an attribute but fails
             # for a resource the change adds ("Duplicate resource").
             return []
         found = run.kind.apply_arm(run.stack, node, arm, run.states[node])
-        run.holding[node] = arm.id
+        run.holding[node] = arm.level
         return found
 
 
@@ -68,9 +68,9 @@ class ReloadSwitcher(Switcher):
         for node, arm in arms.items():
             # Mirrored couples can give two periods in a row one orientation: the node keeps
             # its arm, and is reloaded all the same (a period is a reload's luck too).
-            if run.holding.get(node) != arm.id:
+            if run.holding.get(node) != arm.level:
                 run.kind.apply_arm(run.stack, node, arm, run.states[node])
-                run.holding[node] = arm.id
+                run.holding[node] = arm.level
             run.stack.widen(node)
             seconds[node] = run.stack.management_of(node).reload()
         took = ", ".join(f"{node} {s:.1f} s" for node, s in seconds.items())

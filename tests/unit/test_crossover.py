@@ -176,7 +176,7 @@ def test_a_node_that_already_holds_the_arm_is_not_written_again():
     from tuninglab.swaps import InPlaceSwitcher
     base = Arm("baseline", "Baseline", "baseline", None)
     change = Arm("variant", "Variant", "variant", None)
-    run = _FakeRun({"app-1": "baseline", "app-2": "variant"})
+    run = _FakeRun({"app-1": "baseline", "app-2": "variant"})  # node -> change level
     switcher = InPlaceSwitcher(run)
     switcher.before_slot("app-1", base)
     switcher.before_slot("app-2", change)
@@ -184,6 +184,10 @@ def test_a_node_that_already_holds_the_arm_is_not_written_again():
     switcher.before_slot("app-1", change)
     switcher.before_slot("app-1", change)
     switcher.before_slot("app-1", base)
+    assert run.kind.applied == [("app-1", "variant"), ("app-1", "baseline")]
+    # Arms of one change level at two loads share the server's setting: nothing to write.
+    switcher.before_slot("app-2", Arm("variant@users=32", "Variant, 32 users", "variant", None,
+                                      load={"users": 32}))
     assert run.kind.applied == [("app-1", "variant"), ("app-1", "baseline")]
 
 
@@ -196,14 +200,14 @@ def test_a_warm_up_that_switches_in_place_takes_every_arm_in_turn():
     from tuninglab.plan import Arm
     from tuninglab.swaps import InPlaceSwitcher, ReloadSwitcher
     arms = tuple(Arm(f"t{n}", f"{n} threads", str(n), n, node="app") for n in (2, 16, 64))
-    run = _FakeRun({"app": "t2"})
+    run = _FakeRun({"app": "2"})
     run.plan = SimpleNamespace(arms=arms, switch="runtime")
     run.switcher = InPlaceSwitcher(run)
     served = [_Run._warm_arm(run, "app", arms[0]).id for _ in range(4)]
     assert served == ["t16", "t64", "t2", "t16"]
     assert run.kind.applied == [("app", "t16"), ("app", "t64"), ("app", "t2"), ("app", "t16")]
 
-    run = _FakeRun({"app": "t2"})
+    run = _FakeRun({"app": "2"})
     run.plan = SimpleNamespace(arms=arms, switch="reload")
     run.switcher = ReloadSwitcher(run)
     assert _Run._warm_arm(run, "app", arms[0]).id == "t2" and run.kind.applied == []
