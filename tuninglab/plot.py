@@ -162,7 +162,15 @@ def curve(result: dict):
                       for p in found[0]["points"])
         if numeric and _spread(found[0]["points"]) > 8:
             ax.set_xscale("log")
+            # The measured values as the ticks, in plain numbers: a log axis's own minor
+            # labels ("3 x 10^0") collide and name values nobody measured.
+            values = sorted({_x(p) for p in found[0]["points"] if _x(p)})
+            ax.set_xticks(values, [_tick(v) for v in values])
+            ax.minorticks_off()
     metric = found[0].get("metric") or "throughput"
+    # From zero: a curve that is flat within its bands should look flat (a zoomed axis made a
+    # 10 % dip inside the noise look like a cliff).
+    axes[0].set_ylim(bottom=0)
     axes[0].set_ylabel(f"{metric} ({_unit(result, metric)})")
     axes[0].set_title(f"{result['recipe']}: {metric}")
     if load_curve:
@@ -178,6 +186,10 @@ def _x(point: dict):
     if point.get("value") is not None:
         return point["value"]
     return next(iter(point.get("load", {}).values()), None)
+
+
+def _tick(value) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _spread(points: list[dict]) -> float:
