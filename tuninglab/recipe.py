@@ -560,11 +560,10 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
 
 def _workload_change_problems(change: dict, workload: dict) -> list[Problem]:
     """A client-side change must change something: each key differs from the baseline's."""
-    defaults = recipe_schema()["properties"]["workload"]["properties"]
+    baseline_values = _with_defaults(workload, "workload", change)
     problems = []
     for key, value in change.items():
-        baseline = workload.get(key, defaults.get(key, {}).get("default"))
-        if value == baseline:
+        if value == baseline_values.get(key):
             problems.append(Problem(f"change.workload.{key}",
                                     f"{value!r} is the baseline's value (workload.{key}); the "
                                     f"variant must differ from it"))

@@ -33,7 +33,7 @@ class _Response:
      "environment", ["refused", "Conflict"]),
     (ImageMissingError("image(s) not found: tuninglab/db:17; build them with: bash scripts/setup.sh"),
      "environment", ["tuninglab/db:17"]),
-    (OSError(28, "No space left on device", "/work/results/x.json"), "environment",
+    (OSError(28, "No space left on device", "/srv/lab/results/x.json"), "environment",
      ["disk is full", "results/x.json"]),
     (KeyboardInterrupt(), "interrupted", ["containers were removed"]),
     (ZeroDivisionError("division by zero"), "internal", ["defect of the lab", "--debug"]),
