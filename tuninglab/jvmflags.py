@@ -18,6 +18,9 @@ from . import layout, provenance
 __all__ = ["PROBE", "load_flags", "classify", "probe", "newest"]
 
 PROBE = "jvm-flags"
+# A row of -XX:+PrintFlagsFinal: type, name, "=" (":=" when set on the command line), value,
+# then the {kind} {origin} braces.
+FLAG_ROW = re.compile(r"^\S+\s+\w+\s+:?=\s+.*\{[^}]*\}\s*\{[^}]*\}\s*$")
 
 
 def flags_file() -> Path:
@@ -37,11 +40,14 @@ def classify(option: str, exit_code: int, output: str) -> dict:
     name = re.sub(r"^-XX:[+-]?", "", option).split("=", 1)[0]
     final = None
     for line in lines:
-        match = re.match(rf"^\S+\s+{re.escape(name)}\s+=\s+(\S+)", line)
+        match = re.match(rf"^\S+\s+{re.escape(name)}\s+:?=\s+(\S+)", line)
         if match:
             final = match.group(1)
-    said = [line for line in lines if re.search(r"warning|ignoring|unrecognized|deprecated|"
-                                                r"removed|obsolete|error|disabled", line, re.I)
+    # PrintFlagsFinal's own rows ("bool CrashOnOutOfMemoryError = false {product} {default}")
+    # hold words like "Error"; only the JVM's messages may count as what it said.
+    messages = [line for line in lines if not FLAG_ROW.match(line)]
+    said = [line for line in messages if re.search(r"warning|ignoring|unrecognized|deprecated|"
+                                                   r"removed|obsolete|error|disabled", line, re.I)
             and "PrintFlagsFinal" not in line]
     if exit_code != 0:
         return {"answer": "refused", "message": (said or lines or ["no output"])[0][:300],

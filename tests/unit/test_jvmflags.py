@@ -28,3 +28,12 @@ def test_a_warning_is_kept():
 def test_the_flags_file_names_an_option_and_a_section_for_each_entry():
     flags = jvmflags.load_flags()
     assert flags and all(f["option"].startswith("-XX:") and f["section"] for f in flags)
+
+
+def test_a_flag_row_whose_name_holds_error_is_not_a_warning():
+    # The stored probe of 2026-11-25 17:06 called -XX:+UseCompressedOops "warned" on this row.
+    out = ("     bool CrashOnOutOfMemoryError                  = false          {product} {default}\n"
+           "     bool UseCompressedOops                       := true           {product} {command line}\n"
+           "openjdk version \"21.0.9\" 2025-10-21\n")
+    answer = jvmflags.classify("-XX:+UseCompressedOops", 0, out)
+    assert answer == {"answer": "accepted", "message": "", "final_value": "true"}
