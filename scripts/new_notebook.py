@@ -2,6 +2,13 @@
 
     .venv/bin/python scripts/new_notebook.py <recipe-id> [--force]
     .venv/bin/python scripts/new_notebook.py --all --force      (every recipe)
+    .venv/bin/python scripts/new_notebook.py --all --check-outputs
+
+CI compares the output of each "# NBVAL_CHECK_OUTPUT" cell (the change as the recipe states
+it) with the output stored in the notebook; a cell stored without output would compare with
+nothing. So a new notebook gets those outputs at once, and --check-outputs stores them again
+in existing notebooks (after a recipe's change changed) without running the recipe: only the
+cells up to the last checked one run, and no other cell's stored output is touched.
 
 The notebook holds no prose of its own about the recipe: its first cell renders the recipe's
 title, summary, source claim, arms and profile from recipe.toml when it runs (so the text
@@ -10,10 +17,12 @@ library, check what must hold in any run, and draw the stored result. `TUNINGLAB
 picks the profile: quick in CI, full when publishing (scripts/publish.sh).
 """
 import argparse
+import copy
 import sys
 from pathlib import Path
 
 import nbformat
+from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +79,28 @@ def write(recipe, force: bool) -> None:
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
+    store_check_outputs(path)
     print(f"wrote {path.relative_to(ROOT)}")
+
+
+CHECKED = "# NBVAL_CHECK_OUTPUT"
+
+
+def store_check_outputs(path: Path) -> None:
+    """Run the notebook's cells up to its last checked cell and store the checked cells'
+    outputs (the earlier cells only import the library and render the recipe)."""
+    nb = nbformat.read(path, as_version=4)
+    checked = [i for i, c in enumerate(nb.cells)
+               if c.cell_type == "code" and c.source.startswith(CHECKED)]
+    if not checked:
+        return
+    head = copy.deepcopy(nb)
+    head.cells = head.cells[:checked[-1] + 1]
+    NotebookClient(head, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    for i in checked:
+        nb.cells[i].outputs = head.cells[i].outputs
+    nbformat.write(nb, path)
 
 
 def main():
@@ -78,12 +108,19 @@ def main():
     parser.add_argument("id", nargs="?")
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--force", action="store_true")
+    parser.add_argument("--check-outputs", action="store_true",
+                        help="store the checked cells' outputs of existing notebooks")
     args = parser.parse_args()
     if args.all == bool(args.id):
         parser.error("name one recipe id, or --all")
     recipes = discover_recipes(ROOT / "recipes") if args.all else [find_recipe(ROOT / "recipes", args.id)]
     for recipe in recipes:
-        write(recipe, args.force)
+        if args.check_outputs:
+            path = ROOT / "notebooks" / recipe.area / f"{recipe.id}.ipynb"
+            store_check_outputs(path)
+            print(f"stored the checked outputs of {path.relative_to(ROOT)}")
+        else:
+            write(recipe, args.force)
 
 
 if __name__ == "__main__":
