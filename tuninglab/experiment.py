@@ -34,7 +34,7 @@ from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_
 from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
 from .errors import DirtyTree
-from .plan import AB, AB_BY_LOAD, CROSSOVER, RUNTIME, Arm, Plan, compile_plan
+from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
 from .recipe import Recipe, recipe_hash
 from .stack import NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
@@ -61,8 +61,11 @@ def node_config(recipe: Recipe, share: int = 1) -> NodeConfig:
 
 
 def period_blocks(plan: Plan, prof) -> int | None:
-    """Blocks per period of a crossover (None without periods): every block swaps at runtime;
-    a reload or a restart divides the blocks into ``prof.periods`` periods."""
+    """Blocks per period (None without periods). A crossover: every block swaps at runtime; a
+    reload or a restart divides the blocks into ``prof.periods`` periods. A node per value:
+    ``prof.launches`` periods, each node starting anew at every boundary (swaps.py)."""
+    if plan.layout == PER_LEVEL:
+        return -(-prof.blocks // prof.launches) if prof.launches > 1 else None
     if plan.layout != CROSSOVER:
         return None
     if plan.switch == "runtime":
@@ -138,7 +141,10 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
                 f"{how} ({periods} period{'s' if periods != 1 else ''})")
     if plan.layout == "shared":
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
-    return f"one node per level ({len(plan.nodes)}), measured one at a time"
+    periods = len({b.period for b in blocks})
+    anew = {"reload": "reloaded", "restart": "started with a fresh JVM"}.get(plan.switch, "")
+    again = f", each {anew} for each of {periods} periods" if periods > 1 else ""
+    return f"one node per level ({len(plan.nodes)}), measured one at a time{again}"
 
 
 class _Run:

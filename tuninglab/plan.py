@@ -27,7 +27,10 @@ changes/base.py):
   a curve of the load): one node, arms one at a time, the setting switched in place before
   every trial;
 - **per-level** (a sweep of a setting that needs a reload or a restart): one node per value,
-  started, configured and warmed once, measured one at a time.
+  started, configured and warmed once, measured one at a time. One launch per value leaves
+  the luck of that launch (two identical nodes differ by several per cent) inside the value's
+  effect; with ``launches`` > 1 in the profile, every node starts anew between periods and the
+  analysis counts the launches (experiment.period_blocks, analysis/curves.py).
 """
 from __future__ import annotations
 

@@ -228,6 +228,7 @@ class Profile:
     points: str = "all"  # "ends": only a sweep's (and load levels') ends and reference
     interference: str = "enforce"  # "record": disturbances noted, trials not re-run
     periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
+    launches: int = 1  # a sweep with a node per value: how often each node starts anew
     compile_side_by_side: bool = False  # a crossover's nodes compile together (CI) or alone
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
     reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
@@ -514,7 +515,20 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
         *_baseline_problems(data.get("baseline", {}), folder),
         *_workload_problems(data["workload"], folder),
         *_load_level_problems(data),
+        *_launch_problems(data),
     ]
+
+
+def _launch_problems(data: dict) -> list[Problem]:
+    """Starting nodes anew between periods is for sweeps whose values need a node each; an A/B
+    run has its crossover's periods for that."""
+    if "sweep" in data:
+        return []
+    return [Problem(f"profiles.{name}.launches",
+                    f"{table['launches']} without a [sweep]; launches apply to a sweep whose "
+                    f"values each run on a node of their own (A/B runs use periods); allowed: 1")
+            for name, table in data.get("profiles", {}).items()
+            if table.get("launches", 1) != 1]
 
 
 def _location_problems(data: dict, folder: Path) -> list[Problem]:

@@ -56,7 +56,9 @@ KEYS = {
     "design": "`{method, confidence, seed, blocks: [{index, slots, period, orientation}], "
               "periods: [{period, orientation, arms: {node: level}, reload_s | start_s, "
               "verified, warmup}], retried, unresolved, profile: {blocks, window_s, settle_s, "
-              "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods}}`; the seed "
+              "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods, launches}}`; "
+              "a sweep with a node per value has periods only with several launches (each node "
+              "started anew at every period); the seed "
               "reproduces the "
               "order of the blocks and the periods' orientations (+1: the first change level on "
               "app-1)",
@@ -129,7 +131,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
                    "blocks": [b.as_dict() for b in blocks], "periods": list(periods), **queue_log,
                    "profile": {k: getattr(profile, k) for k in (
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
-                       "max_retries", "min_usable_share", "periods")}},
+                       "max_retries", "min_usable_share", "periods", "launches")}},
         "verified": verified,
         "warmup": warmups,
         "validity": validity,
@@ -231,7 +233,9 @@ def layout_text(result: dict) -> str:
     if layout == "shared":
         return "one node, the setting switched in place before every trial"
     if layout == "per-level":
-        return "one node per value, measured one at a time"
+        anew = {"reload": "reloaded", "restart": "with a fresh JVM"}.get(switch, "started anew")
+        return "one node per value, measured one at a time" + (
+            f", each node {anew} in each of {periods} launches" if periods and periods > 1 else "")
     if plan.get("concurrency", 1) > 1:
         return "one node per arm, side by side (no swapping: before the crossover)"
     return ""

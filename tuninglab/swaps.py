@@ -10,13 +10,17 @@ two methods whatever the switch.
 - ``restart``: between periods each node is replaced by a fresh JVM with its next arm's
   options and limits, configured, verified and warmed like a node at the start of a run.
 
+A sweep with a node per value (a reload or restart setting) has periods only when its profile
+asks for several ``launches``: the same two switchers then start every node anew with its own
+value (its "next arm" is the one it has), so each value's luck of launch is drawn again.
+
 A period that changes nothing (a layout without periods) costs nothing.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .plan import CROSSOVER, DATABASE, RELOAD, RESTART, RUNTIME, SHARED, Arm
+from .plan import CROSSOVER, DATABASE, PER_LEVEL, RELOAD, RESTART, RUNTIME, SHARED, Arm
 
 if TYPE_CHECKING:
     from .experiment import _Run
@@ -74,7 +78,8 @@ class ReloadSwitcher(Switcher):
             run.stack.widen(node)
             seconds[node] = run.stack.management_of(node).reload()
         took = ", ".join(f"{node} {s:.1f} s" for node, s in seconds.items())
-        run.say(f"period: arms swapped with a reload ({took})")
+        how = "arms swapped with a reload" if run.plan.layout == CROSSOVER else "nodes reloaded"
+        run.say(f"period: {how} ({took})")
         warm = run.warm_up(arms)
         return {"reload_s": seconds, "warmup": warm}
 
@@ -94,6 +99,8 @@ SWITCHERS: dict[tuple[str, str], type[Switcher]] = {
     (CROSSOVER, RESTART): RestartSwitcher,
     (SHARED, RUNTIME): InPlaceSwitcher,
     (SHARED, DATABASE): InPlaceSwitcher,
+    (PER_LEVEL, RELOAD): ReloadSwitcher,  # between launches (profile.launches > 1)
+    (PER_LEVEL, RESTART): RestartSwitcher,
 }
 
 

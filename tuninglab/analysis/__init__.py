@@ -15,7 +15,7 @@ Validity comes first: trials with errors of the system under test make an A/B ru
 from __future__ import annotations
 
 from .. import stats
-from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, SWEEP, SWEEP_BY_LOAD, Plan
+from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SWEEP, SWEEP_BY_LOAD, Plan
 from ..recipe import Recipe
 from .comparisons import compare_arms
 from .curves import load_curve, sweep_curve
@@ -39,6 +39,9 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
                              for level in plan.change_levels]
         return out
     if plan.kind in (SWEEP, SWEEP_BY_LOAD):
+        # A node per value, started anew in several periods (launches): a value's luck of
+        # launch is part of its comparisons (curves.py).
+        by_period = plan.layout == PER_LEVEL and len({t.get("period", 0) for t in trials}) > 1
         curves = []
         for load in plan.load_values or (None,):
             arms = plan.arms_at_load(load)
@@ -46,7 +49,8 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
             reference = next((a.id for a in arms if a.value == recipe.sweep.reference), None)
             curve = sweep_curve(trials, arms, primary=primary, cheaper=recipe.sweep.cheaper,
                                 reference_arm=reference, name=recipe.sweep.name,
-                                unit=recipe.sweep.unit, confidence=confidence, failed=failed)
+                                unit=recipe.sweep.unit, confidence=confidence, failed=failed,
+                                by_period=by_period)
             curve["load"] = None if load is None else {plan.load_key: load}
             curves.append(curve)
         headline = curves[0].get("headline")

@@ -4,6 +4,12 @@ Every point is the mean of its arm's usable trials, with a 95 % t interval over 
 log scale (the band on the plots). Points are compared with each other in pairs, block by block,
 as A/B arms are, because blocks share the drift of the machine.
 
+A sweep with a node per value that started its nodes anew several times (``launches``, one
+period each) samples each value's luck of launch more than once, and that luck does not cancel
+between two values on two nodes: a band then rests on the launches' means, and a comparison
+treats the launches as a restart crossover treats its periods (stats.compare: on the periods,
+or on the pairs when the periods differ no more than the pairs do).
+
 The rules, stated once (docs/method.md repeats them):
 
 - **best**: the value with the best mean of the primary metric;
@@ -48,14 +54,21 @@ RELATIVE_FLOOR = 0.25
 
 
 def curve_points(trials: list[dict], arms: list[Arm], metric: str, confidence: float = 0.95,
-                 failed: set[str] = frozenset()) -> list[dict]:
-    """One point per arm: mean, interval, and the telemetry a recommendation cites."""
+                 failed: set[str] = frozenset(), by_period: bool = False) -> list[dict]:
+    """One point per arm: mean, interval (over blocks, or over the launches' means when
+    ``by_period``), and the telemetry a recommendation cites."""
+    period_of = _period_of(trials)
     points = []
     for arm in arms:
-        values = list(block_values(trials, arm.id, metric).values())
+        by_block = block_values(trials, arm.id, metric)
+        values = list(by_block.values())
         point = {"arm": arm.id, "value": arm.value, "load": dict(arm.load),
                  "label": arm.label, "n": len(values), "failed": arm.id in failed}
         point.update(_mean_interval(values, confidence))
+        if by_period:
+            means = _period_means(by_block, period_of)
+            band = _mean_interval(means, confidence)
+            point.update(ci_low=band["ci_low"], ci_high=band["ci_high"], launches=len(means))
         point["telemetry"] = _telemetry_means(trials, arm.id)
         points.append(point)
     return points
@@ -77,16 +90,19 @@ def find_knee(points: list[dict], comparisons: dict[str, dict], cheaper: str) ->
 
 
 def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, reference_arm: str | None,
-                name: str, unit: str, confidence: float = 0.95, failed=frozenset()) -> dict:
+                name: str, unit: str, confidence: float = 0.95, failed=frozenset(),
+                by_period: bool = False) -> dict:
+    """``by_period``: the nodes started anew in every period (launches; module docstring)."""
     rule = stats.METRIC_RULES[primary]
-    points = curve_points(trials, arms, primary, confidence, failed)
+    points = curve_points(trials, arms, primary, confidence, failed, by_period)
     best = _best(points, rule.higher_is_better)
     if best is None:
         return {"points": points, "best": None, "knee": None, "recommendation":
                 "no value ran without errors: nothing to recommend"}
-    against_best = _against(trials, arms, best, primary, confidence)
+    against_best = _against(trials, arms, best, primary, confidence, by_period)
     knee = find_knee(points, against_best, cheaper)
-    headline = _compare(trials, reference_arm, best, primary, confidence) if reference_arm else None
+    headline = (_compare(trials, reference_arm, best, primary, confidence, by_period)
+                if reference_arm else None)
     by_arm = {p["arm"]: p for p in points}
     return {
         "metric": primary, "points": points, "best": best, "knee": knee,
@@ -147,6 +163,19 @@ def _mean_interval(values: list[float], confidence: float) -> dict:
     return {"mean": mean, "ci_low": math.exp(centre - margin), "ci_high": math.exp(centre + margin)}
 
 
+def _period_of(trials: list[dict]) -> dict[int, int]:
+    """block -> its period (0 for results from before periods were recorded)."""
+    return {t["block"]: t.get("period", 0) for t in trials}
+
+
+def _period_means(by_block: dict[int, float], period_of: dict[int, int]) -> list[float]:
+    """The mean of each period's values (a launch's mean), in period order."""
+    groups: dict[int, list[float]] = {}
+    for block, value in by_block.items():
+        groups.setdefault(period_of.get(block, 0), []).append(value)
+    return [float(np.mean(groups[p])) for p in sorted(groups)]
+
+
 def _telemetry_means(trials: list[dict], arm_id: str) -> dict:
     used = [t for t in trials if t["arm"] == arm_id and t["used"]]
 
@@ -172,19 +201,24 @@ def _best(points: list[dict], higher_is_better: bool) -> str | None:
     return pick(usable, key=lambda p: p["mean"])["arm"]
 
 
-def _compare(trials, a: str, b: str, metric: str, confidence: float) -> dict | None:
-    """b against a, paired by block (None without two common blocks)."""
+def _compare(trials, a: str, b: str, metric: str, confidence: float,
+             by_period: bool = False) -> dict | None:
+    """b against a, paired by block (None without two common blocks); ``by_period``: the
+    blocks' periods are launches of both nodes (module docstring)."""
     blocks, va, vb = paired_values(trials, a, b, metric)
     if len(blocks) < 2:
         return None
     rule = stats.METRIC_RULES[metric]
+    period_of = _period_of(trials)
+    periods = [period_of[k] for k in blocks] if by_period else None
     entry = stats.compare(va, vb, higher_is_better=rule.higher_is_better, scale=rule.scale,
-                          confidence=confidence).to_dict()
+                          confidence=confidence, periods=periods).to_dict()
     entry.update(baseline=a, variant=b, blocks=blocks)
     return entry
 
 
-def _against(trials, arms, best: str, metric: str, confidence: float) -> dict[str, dict]:
+def _against(trials, arms, best: str, metric: str, confidence: float,
+             by_period: bool = False) -> dict[str, dict]:
     """Every arm against the best (the best itself marked)."""
     out = {}
     for arm in arms:
@@ -192,7 +226,7 @@ def _against(trials, arms, best: str, metric: str, confidence: float) -> dict[st
             out[arm.id] = {"is_best": True, "verdict": stats.NO_CHANGE, "delta": 0.0,
                            "ci_low": 0.0, "ci_high": 0.0}
             continue
-        c = _compare(trials, best, arm.id, metric, confidence)
+        c = _compare(trials, best, arm.id, metric, confidence, by_period)
         if c is not None:
             out[arm.id] = c
     return out
