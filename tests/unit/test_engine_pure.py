@@ -294,6 +294,20 @@ def test_sweep_analysis_finds_best_knee_and_recommends_with_a_reason():
     assert abs(curve["headline"]["delta"]) < 0.02
     assert curve["recommendation"].startswith("Set heap to 192 MB")
     assert "garbage collection" in curve["recommendation"]
+    assert "cannot rule out" not in curve["recommendation"]  # a firm knee
+
+
+def test_a_knee_that_rests_on_a_wide_interval_says_so():
+    """With 10 % noise a trial, a size 4 % below the best cannot be told apart from it, and
+    the interval allows far more: the recommendation says how large a loss it cannot rule
+    out."""
+    recipe = _recipe("jvm-heap-size", "thesis")
+    plan = compile_plan(recipe, switch="restart")
+    true = {"96": 300.0, "128": 522.0, "192": 544.5, "256": 545.0, "1024": 544.0}
+    curve = analyse(recipe, plan, _run(plan, true, blocks=6, noise=0.10, seed=4))["curves"][0]
+    knee = curve["against_best"][curve["knee"]]
+    assert not knee.get("is_best") and knee["ci_low"] < -0.05
+    assert f"reaches {-knee['ci_low']:.0%} below it" in curve["recommendation"]
 
 
 def test_load_curve_saturation_latency_knee_and_the_fall_past_saturation():

@@ -16,7 +16,8 @@ The rules, stated once (docs/method.md repeats them):
 - **knee**: the cheapest value whose primary metric cannot be told apart from the best's: its
   paired 95 % interval against the best contains zero (``sweep.cheaper`` says which end of the
   axis is cheap). A noisier run widens the intervals and can move the knee to a cheaper
-  value; the page shows each interval, so a reader sees how firm the knee is;
+  value; the page shows each interval, and the recommendation says when the knee's interval
+  still allows a loss beyond ``FIRM_KNEE_LOSS``;
 - for a load curve, **saturation** is the knee of throughput (the lowest load whose throughput
   cannot be told apart from the highest), the **latency knee** the lowest load whose p99 is
   more than ``LATENCY_KNEE_FACTOR`` times the p99 of the lowest load, and throughput **falls
@@ -51,6 +52,9 @@ REASON_METRICS = {
     "latency_p99": ("the 99th percentile of latency", "{:.1f} ms", "amount", 5.0),
 }
 RELATIVE_FLOOR = 0.25
+# "Cannot be told apart from the best" is not "as good as the best" when the interval is wide:
+# a knee whose interval against the best reaches a loss beyond this share says so.
+FIRM_KNEE_LOSS = 0.05
 
 
 def curve_points(trials: list[dict], arms: list[Arm], metric: str, confidence: float = 0.95,
@@ -109,7 +113,8 @@ def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, referenc
         "against_best": against_best, "headline": headline, "reference": reference_arm,
         "rule": "knee: the cheapest value whose paired 95 % interval against the best value "
                 "contains zero",
-        "recommendation": _recommend(points, by_arm, knee, best, primary, name, unit, cheaper),
+        "recommendation": _recommend(points, by_arm, knee, best, primary, name, unit, cheaper)
+        + _firmness(against_best.get(knee) if knee else None, rule.higher_is_better),
     }
 
 
@@ -261,6 +266,19 @@ def _recommend(points, by_arm, knee, best, primary, name, unit, cheaper) -> str:
     return (f"{head}: {why}; at {_value_text(below['value'])}{unit_text} {words} was "
             f"{fmt.format(below['telemetry'][signal])}, against "
             f"{fmt.format(k['telemetry'][signal])} at {_value_text(k['value'])}{unit_text}.")
+
+
+def _firmness(against: dict | None, higher_is_better: bool) -> str:
+    """A sentence when the knee's interval against the best still allows a loss larger than
+    FIRM_KNEE_LOSS: the knee then rests on the run's resolution as much as on the curve."""
+    if not against or against.get("is_best"):
+        return ""
+    worst = against.get("ci_low") if higher_is_better else against.get("ci_high")
+    if worst is None or abs(worst) <= FIRM_KNEE_LOSS:
+        return ""
+    return (f" Its interval against the best still reaches {abs(worst):.0%} "
+            f"{'below' if higher_is_better else 'above'} it, so this run cannot rule out a "
+            f"loss of that size there; more blocks would firm the knee up.")
 
 
 def _steady_reason(point: dict) -> str:
