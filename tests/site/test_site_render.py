@@ -342,3 +342,20 @@ def test_repository_schema_renders():
     md = schema_doc.render(Site(REPO).schema())
     for key in ("workload", "blocks", "window_s", "sweep"):
         assert f"| `{key}` |" in md, key
+
+
+def test_the_profiles_table_shows_what_the_engine_reads():
+    """The Method page's profile table is the engine's own defaults: every key of every
+    profile, with the value profiles.toml gives it."""
+    from tuninglab.recipe import profile_defaults
+    md = schema_doc.render_profiles("method.md")
+    defaults = profile_defaults()
+    assert md.startswith("| key | quick | full |")
+    for key in defaults["full"]:
+        row = next(line for line in md.splitlines() if line.startswith(f"| `{key}` |"))
+        assert row.count("|") == 4, row
+    blocks = next(line for line in md.splitlines() if line.startswith("| `blocks` |"))
+    assert blocks == f"| `blocks` | {defaults['quick']['blocks']} | {defaults['full']['blocks']} |"
+    assert "](reference/recipe-format.md)" in md
+    assert "](../reference/recipe-format.md)" in schema_doc.render_profiles("guide/x.md")
+    assert find_markers("<!-- profiles -->") == [(0, "profiles", None)]

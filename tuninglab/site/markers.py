@@ -7,7 +7,8 @@ so a page can show them):
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
-- ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names.
+- ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names;
+- ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ __all__ = ["find_markers", "expand_markers"]
 
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format)|(?P<flags>jvm-flags))\s*-->[ \t]*$"
+    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format)|(?P<flags>jvm-flags)|(?P<profiles>profiles))\s*-->[ \t]*$"
 )
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
@@ -47,6 +48,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             found.append((index, "result-format", None))
         elif match.group("flags"):
             found.append((index, "jvm-flags", None))
+        elif match.group("profiles"):
+            found.append((index, "profiles", None))
         else:
             found.append((index, "recipe-schema", None))
     return found
@@ -74,6 +77,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = schema_doc.render_result_keys()
         elif kind == "jvm-flags":
             block = jvmflags_table.render(site, page)
+        elif kind == "profiles":
+            block = schema_doc.render_profiles(page)
         else:
             block = schema_doc.render(site.schema())
         lines[index:index + 1] = ["", *block.splitlines(), ""]

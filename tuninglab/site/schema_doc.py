@@ -7,7 +7,34 @@ import json
 
 from .text import cell, code
 
-__all__ = ["render", "render_result_keys"]
+__all__ = ["render", "render_result_keys", "render_profiles"]
+
+
+def render_profiles(page: str) -> str:
+    """The measurement profiles' defaults, one row per key, read from tuninglab/profiles.toml
+    (the file the engine reads), so the Method page cannot state other numbers."""
+    from ..recipe import profile_defaults
+    profiles = profile_defaults()
+    names = list(profiles)
+    keys = list(dict.fromkeys(k for table in profiles.values() for k in table))
+    depth = page.count("/")
+    link = "../" * depth + "reference/recipe-format.md"
+    lines = [f"| key | {' | '.join(names)} |", "|---|" + "---|" * len(names)]
+    for key in keys:
+        values = [_profile_value(profiles[name].get(key)) for name in names]
+        lines.append(f"| `{key}` | {' | '.join(values)} |")
+    lines += ["", f"From `tuninglab/profiles.toml`; a recipe states only the keys that differ "
+                  f"(`[profiles.full]`), and the [recipe format]({link}) says what each key "
+                  f"means."]
+    return "\n".join(lines + [""])
+
+
+def _profile_value(value) -> str:
+    if value is None:
+        return "(default)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"`{value}`" if isinstance(value, str) else str(value)
 
 
 def render_result_keys() -> str:
