@@ -13,15 +13,20 @@ __all__ = ["render", "render_result_keys", "render_profiles"]
 def render_profiles(page: str) -> str:
     """The measurement profiles' defaults, one row per key, read from tuninglab/profiles.toml
     (the file the engine reads), so the Method page cannot state other numbers."""
-    from ..recipe import profile_defaults
+    import dataclasses
+
+    from ..recipe import Profile, profile_defaults
     profiles = profile_defaults()
     names = list(profiles)
     keys = list(dict.fromkeys(k for table in profiles.values() for k in table))
+    # A key a profile leaves out takes the engine's own default (recipe.Profile).
+    engine = {f.name: f.default for f in dataclasses.fields(Profile)
+              if f.default is not dataclasses.MISSING}
     depth = page.count("/")
     link = "../" * depth + "reference/recipe-format.md"
     lines = [f"| key | {' | '.join(names)} |", "|---|" + "---|" * len(names)]
     for key in keys:
-        values = [_profile_value(profiles[name].get(key)) for name in names]
+        values = [_profile_value(profiles[name].get(key, engine.get(key))) for name in names]
         lines.append(f"| `{key}` | {' | '.join(values)} |")
     lines += ["", f"From `tuninglab/profiles.toml`; a recipe states only the keys that differ "
                   f"(`[profiles.full]`), and the [recipe format]({link}) says what each key "
@@ -31,7 +36,7 @@ def render_profiles(page: str) -> str:
 
 def _profile_value(value) -> str:
     if value is None:
-        return "(default)"
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return f"`{value}`" if isinstance(value, str) else str(value)
