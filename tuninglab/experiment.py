@@ -218,19 +218,26 @@ class _Run:
                                           compile_max_s=prof.compile_max_s,
                                           plateau_max_s=prof.plateau_max_s, say=say,
                                           compile_side_by_side=prof.compile_side_by_side,
-                                          between_windows=lambda n: self._between(
-                                              n, self._warm_arm(n, arms[n]))))
+                                          between_windows=lambda n, phase: self._between(
+                                              n, self._warm_arm(n, arms[n], phase))))
             for node in group:
                 _say_warm(say, node, records[node], prof)
         return records
 
-    def _warm_arm(self, node: str, first: Arm) -> Arm:
+    def _warm_arm(self, node: str, first: Arm, phase: str = "compile") -> Arm:
         """The arm a node serves in its next warm-up window. Where the setting switches in
         place, the node will serve every arm in the trials, and each arm's setting has code
         paths of its own (an asynchronous handler, a queue in front of two worker threads):
-        the node takes the arms in turn, so they compile here and not as JIT bursts in the
-        measured windows. Elsewhere it keeps its first arm."""
-        if not self.switcher.switches_in_place or self.plan.switch != RUNTIME:
+        in the compile phase the node takes the arms in turn, so they compile here and not as
+        JIT bursts in the measured windows. The plateau phase judges steadiness window against
+        window, which only means something for one arm: the node goes back to its first arm
+        there (a quota sweep rotated through its quotas there and never looked steady,
+        results/app-cpu-quota/20261125T172438Z-vm.json). Elsewhere it keeps its first arm."""
+        rotates = (self.switcher.switches_in_place and self.plan.switch == RUNTIME
+                   and self.kind.warms_every_arm)
+        if not rotates or phase != "compile":
+            if self.switcher.switches_in_place and self.holding.get(node) != first.level:
+                self.switcher.before_slot(node, first)
             return first
         levels = list(dict.fromkeys(a.level for a in self.plan.arms))
         level = self.holding.get(node, first.level)

@@ -19,10 +19,11 @@ flat out after 120 s, at a quarter of the throughput one node alone reaches in 6
 reach their plateau side by side, the way they will be measured; the plateau phase ends when
 it has ended for every node.
 
-After every window, ``between_windows(node)`` may run what the measurement itself will run
-between its windows (the engine reads every setting back and takes its telemetry through the
-management API): those code paths are part of what the JVM must compile before it is warm,
-and compiled later they would land in the measured windows as JIT bursts.
+After every window (and once before the first plateau window), ``between_windows(node,
+phase)`` may run what the measurement itself will run between its windows (the engine reads
+every setting back and takes its telemetry through the management API): those code paths are
+part of what the JVM must compile before it is warm, and compiled later they would land in the
+measured windows as JIT bursts.
 
 Every window is kept: throughput, error rate and how busy the JIT compiler was. A window in
 which every request failed stops the run (the stack does not serve this workload).
@@ -112,7 +113,7 @@ Progress = Callable[[str], None]
 def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plateau_max_s: int,
             rule: SteadyRule = SteadyRule(), say: Progress = print,
             compile_side_by_side: bool = False,
-            between_windows: Callable[[str], object] | None = None) -> dict[str, dict]:
+            between_windows: Callable[[str, str], object] | None = None) -> dict[str, dict]:
     """Run both phases on the nodes of ``specs`` ({node: its load}) and return, for each node,
     the record that goes into the result: its windows, whether its plateau was reached and
     when. The compile phase runs one node at a time unless ``compile_side_by_side``."""
@@ -124,6 +125,10 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
                  between_windows)
     steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
+    # The hook also runs once before the first plateau window: the engine puts a node that
+    # served several arms while it compiled back on one for the plateau (experiment.py).
+    for node in nodes if between_windows and plateau_max_s > 0 else ():
+        between_windows(node, "plateau")
     while plateau_s < plateau_max_s:
         _windows(stack, specs, "plateau", windows, say, between_windows)
         plateau_s += WINDOW_S
@@ -179,5 +184,5 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
                 f"({numbers['failed']} failed: {numbers['fail_reasons']}); the stack does not "
                 f"serve this workload")
     for node in specs if between_windows else ():
-        between_windows(node)
+        between_windows(node, phase)
     return found

@@ -155,6 +155,8 @@ def test_the_f_distribution():
 
 
 class _Kind:
+    warms_every_arm = True
+
     def __init__(self):
         self.applied = []
 
@@ -211,3 +213,28 @@ def test_a_warm_up_that_switches_in_place_takes_every_arm_in_turn():
     run.plan = SimpleNamespace(arms=arms, switch="reload")
     run.switcher = ReloadSwitcher(run)
     assert _Run._warm_arm(run, "app", arms[0]).id == "t2" and run.kind.applied == []
+
+
+def test_the_plateau_phase_holds_the_first_arm_and_a_limit_never_rotates():
+    """Steadiness compares window with window, so the plateau runs one arm; and a CPU limit
+    is no code path: rotating it would throttle the compile phase meant to run without one."""
+    from types import SimpleNamespace
+
+    from tuninglab.experiment import _Run
+    from tuninglab.plan import Arm
+    from tuninglab.swaps import InPlaceSwitcher
+    arms = tuple(Arm(f"q{n}", f"{n} CPUs", str(n), n, node="app") for n in (0.25, 0.5, 1))
+    run = _FakeRun({"app": "0.25"})
+    run.plan = SimpleNamespace(arms=arms, switch="runtime")
+    run.switcher = InPlaceSwitcher(run)
+    assert _Run._warm_arm(run, "app", arms[0], "compile").id == "q0.5"
+    assert _Run._warm_arm(run, "app", arms[0], "plateau").id == "q0.25"
+    assert _Run._warm_arm(run, "app", arms[0], "plateau").id == "q0.25"
+    assert run.kind.applied == [("app", "q0.5"), ("app", "q0.25")]  # back once, then held
+
+    run = _FakeRun({"app": "0.25"})
+    run.kind.warms_every_arm = False
+    run.plan = SimpleNamespace(arms=arms, switch="runtime")
+    run.switcher = InPlaceSwitcher(run)
+    assert _Run._warm_arm(run, "app", arms[0], "compile").id == "q0.25"
+    assert run.kind.applied == []

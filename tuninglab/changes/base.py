@@ -44,6 +44,11 @@ def value_text(value) -> str:
 class ChangeKind:
     name = ""
     switch = RELOAD  # a kind whose switch a recipe may choose reads it in __init__
+    # Whether each arm runs code of its own that a node switched in place must compile while
+    # it warms (an asynchronous handler, a queue): the warm-up's compile phase then serves the
+    # arms in turn. A CPU limit is no code path, and applying it would throttle the compile
+    # phase that is meant to run without limits.
+    warms_every_arm = True
 
     def __init__(self, recipe: Recipe):
         self.recipe = recipe

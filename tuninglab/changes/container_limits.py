@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
 class ContainerLimitsChange(ChangeKind):
     name = "container-limits"
     switch = RUNTIME
+    warms_every_arm = False  # a limit is no code path (base.py)
 
     def limits(self, arm: Arm) -> dict:
         """The arm's limits: the change's (with its sweep value) or the stack's."""
