@@ -182,7 +182,9 @@ def test_screenshots(context, base_url):
     page = context.new_page()
     for name, path in (("results", "results/"), ("chapter-05-jca", "guide/05-jca/"),
                        ("chapter-02-connectors", "guide/02-connectors/"),
-                       ("chapter-11-curve", "guide/11-putting-it-together/")):
+                       ("chapter-11-curve", "guide/11-putting-it-together/"),
+                       ("thesis-06-heap", "thesis/06-tests-on-sisters/"),
+                       ("thesis-08-quota", "thesis/08-performance-analysis/")):
         page.goto(urljoin(base_url, path))
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
     page.close()
