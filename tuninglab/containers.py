@@ -76,6 +76,15 @@ class LabContainer(DockerContainer):
         text = (out + err).decode(errors="replace").splitlines()
         return "\n".join(text[-lines:])
 
+    def error_lines(self, tail: int = 400, keep: int = 20) -> list[str]:
+        """The server's ERROR lines among its last ``tail`` log lines (the last ``keep``): what a
+        trial with failed requests stores, so its errors come with the server's reason."""
+        try:
+            text = self.get_wrapped_container().logs(tail=tail).decode(errors="replace")
+        except Exception:  # the container may be gone
+            return []
+        return [line for line in text.splitlines() if " ERROR " in line][-keep:]
+
     def run(self, command: list[str], user: str = "", env: dict | None = None) -> str:
         """Run a command in the container; a non-zero exit is an error carrying its output."""
         result = self.get_wrapped_container().exec_run(command, user=user, environment=env)

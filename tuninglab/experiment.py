@@ -363,7 +363,9 @@ class _Run:
                                                    "dropped_iterations", "fail_reasons",
                                                    "connections")},
                  "transactions": numbers["transactions"], "telemetry": window,
-                 "checks": [c.as_dict() for c in checks]}
+                 "checks": [c.as_dict() for c in checks],
+                 # Failed requests come with the server's own words for them.
+                 "server_errors": stack.nodes[node].error_lines() if errors else []}
         self.trials.append(trial)
         m = trial["metrics"]
         reasons = "; ".join(errors + disturbances)

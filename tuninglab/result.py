@@ -84,7 +84,8 @@ KEYS = {
               "window_s, settle_s, drained_s (seconds waited for the node to finish the previous "
               "window's requests), "
               "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
-              "transactions, telemetry, checks}`",
+              "transactions, telemetry, checks, server_errors (the node's ERROR log lines "
+              "after a trial with failed requests)}`",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
                   "jvm}}, placement, stack_inputs, stack_ready_s, recipe_hash, git_commit, "

@@ -356,6 +356,12 @@ def test_report_puts_problems_first():
               "trials": [], "change": {"description": "d"}, "verified": {}}
     text = report.summary(result)
     assert text.index("INVALID MEASUREMENT") < text.index("source expected")
+    # failed requests come with the server's own ERROR lines, before any number
+    result["trials"] = [{"server_errors": ["12:00:01 ERROR [io.undertow] UT005023: boom"]},
+                        {"server_errors": ["12:00:01 ERROR [io.undertow] UT005023: boom"]}]
+    text = report.summary(result)
+    assert text.count("UT005023: boom") == 1
+    assert text.index("UT005023") < text.index("source expected")
 
 
 # --------------------------------------------------------------------------- telemetry
