@@ -164,6 +164,12 @@ def test_invalid_run_lists_problems_first_and_no_delta(result):
     assert md.index("12 failed requests") < md.index("Verdict: invalid")
     assert "| Metric |" not in md and "figures/x.png" not in md
     assert "+51.6" not in md
+    assert "server's log" not in md  # none stored: nothing said
+    bad["trials"] = [*bad.get("trials", []), {"server_errors": [
+        "10:00:00,001 ERROR [org.jboss.jca] IJ000453: Unable to get managed connection"]}]
+    md = result_block.render(bad, page="guide/05-jca.md", json_path="results/x/y.json",
+                             figure_path="figures/x.png")
+    assert md.index("IJ000453") < md.index("Verdict: invalid")
 
 
 def test_not_measured_invents_no_number():

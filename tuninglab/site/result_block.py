@@ -79,13 +79,24 @@ def _problems(result: dict) -> list[str]:
     if not results.is_valid(result):
         out = ['!!! danger "Not a valid measurement"', "",
                "    Errors come before latency: no delta is reported for this run.", ""]
-        return out + [f"    - {cell(p)}" for p in problems or ["marked invalid"]] + [""]
+        return (out + [f"    - {cell(p)}" for p in problems or ["marked invalid"]] + [""]
+                + _server_errors(result))
     errors = validity.get("errors") or []
     if errors:
         out = ['!!! warning "Errors at some points of the curve"', "",
                "    These points are reported, and left out of the best value and the knee.", ""]
-        return out + [f"    - {cell(e)}" for e in errors[:12]] + [""]
+        return out + [f"    - {cell(e)}" for e in errors[:12]] + [""] + _server_errors(result)
     return []
+
+
+def _server_errors(result: dict) -> list[str]:
+    """The server's own ERROR lines at the trials with failed requests (the last five)."""
+    said = list(dict.fromkeys(line for t in result.get("trials", [])
+                              for line in t.get("server_errors") or []))
+    if not said:
+        return []
+    return (["    The server's log at those trials (its last ERROR lines):", "", "    ```text"]
+            + [f"    {line[:200]}" for line in said[-5:]] + ["    ```", ""])
 
 
 def _headline(result: dict) -> str:
