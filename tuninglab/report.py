@@ -23,11 +23,10 @@ def summary(result: dict) -> str:
     elif validity.get("errors"):
         lines.append("ERRORS at some points (left out of the curve's best and knee):")
         lines += [f"  - {p}" for p in validity["errors"][:10]]
-    said = list(dict.fromkeys(line for t in result.get("trials", [])
-                              for line in t.get("server_errors") or []))
+    said = results.server_errors(result)
     if said:
         lines.append("the server's log at those trials (ERROR lines, the last 5):")
-        lines += [f"  | {line[:200]}" for line in said[-5:]]
+        lines += [f"  | {line[:200]}" for line in said]
     if validity.get("disturbed"):
         lines.append(f"{validity['disturbed']} trial(s) disturbed by the machine were run again "
                      f"(kept in the result, not counted)")

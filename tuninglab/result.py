@@ -246,6 +246,14 @@ def is_valid(result: dict) -> bool:
     return bool((result.get("validity") or {}).get("valid", result.get("verdict") != "invalid"))
 
 
+def server_errors(result: dict, last: int = 5) -> list[str]:
+    """The server's ERROR lines stored with the trials whose requests failed, each once, the
+    last ``last`` of them."""
+    said = dict.fromkeys(line for t in result.get("trials", []) for line in
+                         t.get("server_errors") or [])
+    return list(said)[-last:]
+
+
 def comparisons(result: dict) -> list[dict]:
     return (result.get("analysis") or {}).get("comparisons") or []
 

@@ -91,12 +91,11 @@ def _problems(result: dict) -> list[str]:
 
 def _server_errors(result: dict) -> list[str]:
     """The server's own ERROR lines at the trials with failed requests (the last five)."""
-    said = list(dict.fromkeys(line for t in result.get("trials", [])
-                              for line in t.get("server_errors") or []))
+    said = results.server_errors(result)
     if not said:
         return []
     return (["    The server's log at those trials (its last ERROR lines):", "", "    ```text"]
-            + [f"    {line[:200]}" for line in said[-5:]] + ["    ```", ""])
+            + [f"    {line[:200]}" for line in said] + ["    ```", ""])
 
 
 def _headline(result: dict) -> str:
