@@ -290,8 +290,13 @@ def test_sweep_analysis_finds_best_knee_and_recommends_with_a_reason():
     [curve] = analyse(recipe, plan, trials)["curves"]
     assert curve["best"] in ("192", "256", "1024")
     assert curve["knee"] == "192"
-    # the headline: the best against the reference (1024 MB): no real difference
-    assert abs(curve["headline"]["delta"]) < 0.02
+    # the headline: the best against the reference (1024 MB): no real difference; none when
+    # the reference is the best (a value against itself says nothing about the source)
+    assert curve["best"] != "1024" and abs(curve["headline"]["delta"]) < 0.02
+    true["1024"] = 600.0  # now the reference is the best
+    analysis = analyse(recipe, plan, _run(plan, true, blocks=12, noise=0.005))
+    assert analysis["curves"][0]["best"] == "1024"
+    assert analysis["curves"][0]["headline"] is None and analysis["verdict"] is None
     assert curve["recommendation"].startswith("Set heap to 192 MB")
     assert "garbage collection" in curve["recommendation"]
     assert "cannot rule out" not in curve["recommendation"]  # a firm knee

@@ -105,8 +105,10 @@ def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, referenc
                 "no value ran without errors: nothing to recommend"}
     against_best = _against(trials, arms, best, primary, confidence, by_period)
     knee = find_knee(points, against_best, cheaper)
+    # The best against the reference; nothing when the reference is the best (a value against
+    # itself would read "no significant change" and count as disagreeing with the source).
     headline = (_compare(trials, reference_arm, best, primary, confidence, by_period)
-                if reference_arm else None)
+                if reference_arm and reference_arm != best else None)
     by_arm = {p["arm"]: p for p in points}
     return {
         "metric": primary, "points": points, "best": best, "knee": knee,
