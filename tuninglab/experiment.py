@@ -142,8 +142,8 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
     if plan.layout == "shared":
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
     periods = len({b.period for b in blocks})
-    anew = {"reload": "reloaded", "restart": "started with a fresh JVM"}.get(plan.switch, "")
-    again = f", each {anew} for each of {periods} periods" if periods > 1 else ""
+    anew = {"reload": "reloaded", "restart": "with a fresh JVM"}.get(plan.switch, "started anew")
+    again = f", each node {anew} in each of {periods} launches" if periods > 1 else ""
     return f"one node per level ({len(plan.nodes)}), measured one at a time{again}"
 
 
