@@ -100,6 +100,8 @@ def store_check_outputs(path: Path) -> None:
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     for i in checked:
         nb.cells[i].outputs = head.cells[i].outputs
+        # nbval refuses a reference cell with outputs and no execution count ("unrun")
+        nb.cells[i].execution_count = head.cells[i].execution_count
     nbformat.write(nb, path)
 
 
