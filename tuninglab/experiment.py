@@ -141,9 +141,7 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
                 f"{how} ({periods} period{'s' if periods != 1 else ''})")
     if plan.layout == "shared":
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
-    periods = len({b.period for b in blocks})
-    anew = {"reload": "reloaded", "restart": "with a fresh JVM"}.get(plan.switch, "started anew")
-    again = f", each node {anew} in each of {periods} launches" if periods > 1 else ""
+    again = result.launches_text(plan.switch, len({b.period for b in blocks}))
     return f"one node per level ({len(plan.nodes)}), measured one at a time{again}"
 
 

@@ -234,12 +234,19 @@ def layout_text(result: dict) -> str:
     if layout == "shared":
         return "one node, the setting switched in place before every trial"
     if layout == "per-level":
-        anew = {"reload": "reloaded", "restart": "with a fresh JVM"}.get(switch, "started anew")
-        return "one node per value, measured one at a time" + (
-            f", each node {anew} in each of {periods} launches" if periods and periods > 1 else "")
+        return "one node per value, measured one at a time" + launches_text(switch, periods)
     if plan.get("concurrency", 1) > 1:
         return "one node per arm, side by side (no swapping: before the crossover)"
     return ""
+
+
+def launches_text(switch: str | None, periods: int | None) -> str:
+    """How a sweep with a node per value started its nodes anew ("" for a single launch); the
+    run's progress line and the stored result's description say it the same way."""
+    if not periods or periods < 2:
+        return ""
+    anew = {"reload": "reloaded", "restart": "with a fresh JVM"}.get(switch, "started anew")
+    return f", each node {anew} in each of {periods} launches"
 
 
 def is_valid(result: dict) -> bool:
