@@ -75,6 +75,18 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--no-save", action="store_true", help="print, do not store")
     c.set_defaults(handler=_flags)
 
+    c = sub.add_parser("cluster", help="form a cluster of nodes behind the balancer on the "
+                                       "engine (local, or DOCKER_HOST), verify it, remove it "
+                                       "and store what it took")
+    c.add_argument("--nodes", type=int, default=3)
+    c.add_argument("--cpus", type=float, nargs="+", default=None,
+                   help="CPU quota of every node (one number) or of each (one per node); "
+                        "default: the nodes' core divided among them")
+    c.add_argument("--policy", default="roundrobin")
+    c.add_argument("--server-maxconn", type=int, default=0)
+    c.add_argument("--no-save", action="store_true", help="print, do not store")
+    c.set_defaults(handler=_cluster)
+
     c = sub.add_parser("clean", help="remove stacks parked for reuse and leftovers of dead runs")
     c.set_defaults(handler=_clean)
     return p
@@ -92,6 +104,24 @@ def _flags(args) -> int:
         print(f"{row['option']:<32} {row['answer']}{value} {row['message']}".rstrip())
     if not args.no_save:
         print(f"stored {jvmflags.store(record)}")
+    return 0
+
+
+def _cluster(args) -> int:
+    from . import cluster
+    cpus = args.cpus if args.cpus else [round(1.0 / max(args.nodes, 1), 3)]
+    spec = cluster.ClusterSpec.of(args.nodes, cpus[0] if len(cpus) == 1 else cpus,
+                                  args.policy, args.server_maxconn,
+                                  key=lambda name: "--" + name.replace("_", "-"))
+    record = cluster.probe(spec)
+    report = record["report"]
+    for name, view in report["views"].items():
+        print(f"{name}: view {view}")
+    print(f"balancer policy {report['policy']}; requests by node through it: "
+          f"{report['requests_by_node']}")
+    print(f"ready in {report['ready_s']:.1f} s after the stack's {report['stack_started_s']:.1f} s")
+    if not args.no_save:
+        print(f"stored {cluster.store(record)}")
     return 0
 
 

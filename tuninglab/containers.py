@@ -95,8 +95,10 @@ class LabContainer(DockerContainer):
         return output
 
     def put_file(self, path: str, content: str, mode: int = 0o644) -> None:
+        self.put_bytes(path, content.encode(), mode)
+
+    def put_bytes(self, path: str, data: bytes, mode: int = 0o644) -> None:
         directory, name = path.rsplit("/", 1)
-        data = content.encode()
         buffer = io.BytesIO()
         with tarfile.open(fileobj=buffer, mode="w") as tar:
             info = tarfile.TarInfo(name)
@@ -189,6 +191,85 @@ class WildFlyNode(LabContainer):
             container.reload()
         binding = container.attrs["NetworkSettings"]["Ports"][f"{port}/tcp"][0]
         return f"http://{binding['HostIp']}:{binding['HostPort']}"
+
+
+class Balancer(LabContainer):
+    """HAProxy in front of a cluster's nodes (images/balancer): the load generator sends its
+    load to the balancer's name instead of a node's. Its runtime API answers the read-back:
+    the policy in force and how many requests each node served."""
+
+    POLICIES = ("roundrobin", "leastconn", "random", "first")
+    HTTP_PORT = 8080
+
+    def __init__(self, backends: list[str], policy: str = "roundrobin", server_maxconn: int = 0,
+                 image: str = images.BALANCER):
+        super().__init__(image, "balancer")
+        if not backends:
+            raise ValueError("a balancer needs at least one node behind it")
+        if policy not in self.POLICIES:
+            raise ValueError(f"unknown balancing policy {policy!r}; allowed: "
+                             f"{', '.join(self.POLICIES)}")
+        self.backends = list(backends)
+        self.with_env("TL_BACKENDS", ",".join(f"{b}:{WildFlyNode.HTTP_PORT}" for b in backends))
+        self.with_env("TL_POLICY", policy)
+        self.with_env("TL_SERVER_MAXCONN", str(server_maxconn))
+        self.waiting_for(LogMessageWaitStrategy("tl-balancer: starting HAProxy")
+                         .with_startup_timeout(30).with_poll_interval(0.1))
+
+    def start(self) -> "Balancer":
+        super().start()
+        deadline = time.monotonic() + 20
+        while True:  # the runtime API answers and every node has passed its health check
+            try:
+                down = [n for n, row in self.stats().items()
+                        if n != "BACKEND" and not row.get("status", "").startswith("UP")]
+            except RuntimeError:
+                down = ["(no runtime API yet)"]
+            if not down:
+                return self
+            if time.monotonic() > deadline:
+                raise StartupError(f"the balancer does not see node(s) {', '.join(down)} up "
+                                   f"after 20 s\n{self.tail_logs()}")
+            time.sleep(0.2)
+
+    def stats(self) -> dict[str, dict[str, str]]:
+        """HAProxy's statistics of the nodes' backend: a row per node and one for the backend
+        ("BACKEND"), each a dict of HAProxy's CSV columns."""
+        text = self.run(["tl-balancer", "stat"])
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        header = lines[0].lstrip("# ").split(",")
+        rows = [dict(zip(header, ln.split(","))) for ln in lines[1:]]
+        return {r["svname"]: r for r in rows if r.get("pxname") == "nodes"}
+
+    def policy(self) -> str:
+        """The policy in force, as HAProxy reports it (its configuration file is only what
+        was asked for)."""
+        return self.stats()["BACKEND"].get("algo", "")
+
+    def requests_by_node(self) -> dict[str, int]:
+        """HTTP responses each node has given through the balancer since it started (the sum of
+        HAProxy's per-node response counters; health checks are not among them)."""
+        return {name: sum(int(v or 0) for k, v in row.items() if k.startswith("hrsp_"))
+                for name, row in self.stats().items() if name != "BACKEND"}
+
+    def set_policy(self, policy: str) -> None:
+        """Switch the running balancer's policy (its master reloads the configuration; open
+        client connections are finished by the old worker)."""
+        if policy not in self.POLICIES:
+            raise ValueError(f"unknown balancing policy {policy!r}; allowed: "
+                             f"{', '.join(self.POLICIES)}")
+        self.run(["tl-balancer", "policy", policy])
+        deadline = time.monotonic() + 10
+        while True:  # the new worker answers the runtime API once the reload is done
+            try:
+                if self.policy() == policy:
+                    return
+            except RuntimeError:
+                pass
+            if time.monotonic() > deadline:
+                raise StartupError(f"the balancer did not take policy {policy} within 10 s\n"
+                                   f"{self.tail_logs()}")
+            time.sleep(0.1)
 
 
 SUMMARY_MARKER = "--- tuninglab summary ---"  # workloads/mix.js prints its summary after it

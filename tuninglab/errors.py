@@ -43,6 +43,7 @@ def classify(exc: BaseException) -> Failure:
     import docker.errors
 
     from .changes.checks import ChangeNotEffective
+    from .cluster import ClusterError, ClusterInputError
     from .containers import StartupError
     from .images import ImageMissingError
     from .load import SmokeTestFailed
@@ -53,11 +54,12 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, KeyboardInterrupt):
         return Failure("interrupted", f"interrupted ({exc or 'Ctrl-C'}); the run's containers "
                                       f"were removed and no result was stored")
-    if isinstance(exc, (RecipeError, ResultError, DirtyTree)):
+    if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError)):
         return Failure("input", str(exc))
     if isinstance(exc, ResultExistsError):
         return Failure("environment", str(exc))
-    if isinstance(exc, (ChangeNotEffective, WarmUpFailed, SmokeTestFailed, StartupError)):
+    if isinstance(exc, (ChangeNotEffective, WarmUpFailed, SmokeTestFailed, StartupError,
+                        ClusterError)):
         return Failure("not-measured", f"{exc}\nnothing was measured or stored")
     if isinstance(exc, ImageMissingError):
         return Failure("environment", str(exc))

@@ -7,6 +7,7 @@ import docker.errors
 DB = "tuninglab/db:17"
 WILDFLY = "tuninglab/wildfly:39.0.1"
 LOADGEN = "tuninglab/k6:1.8.1"
+BALANCER = "tuninglab/haproxy:trixie"  # only a cluster starts one (cluster.py)
 
 ALL = {"db": DB, "app": WILDFLY, "loadgen": LOADGEN}
 

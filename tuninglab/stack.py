@@ -3,7 +3,8 @@
 Roles are data. The database and the load generator are started with the stack; application
 servers are *nodes*, each a named container with its own CPU placement, quota, memory cap and
 JVM options, added by whoever needs them (an A/B run starts one node per arm, a load curve one
-node). The load generator addresses a node by its name on the private network.
+node). The load generator addresses a node by its name on the private network, or a
+*balancer* in front of several nodes (``add_balancer``: a cluster, cluster.py).
 
 Placement (DESIGN.md): nodes on core 1 with half a core each (``NodeConfig.cpus``), the
 database and k6 on core 0. A warm WildFly on a whole core serves about as many transactions as
@@ -29,7 +30,7 @@ import docker
 from testcontainers.core.network import Network
 
 from . import cgroups, cleanup, images, interference, stackpool
-from .containers import LoadGenerator, PostgresNode, WildFlyNode
+from .containers import Balancer, LoadGenerator, PostgresNode, WildFlyNode
 from .management import ManagementClient
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
@@ -49,6 +50,9 @@ class NodeConfig:
     memory: str = "2g"
     jvm_options: str = DEFAULT_JVM_OPTIONS
     server_config: str = "standalone.xml"
+    # Names the node answers to on the stack's network besides its own (a cluster's nodes
+    # share one, which DNS resolves to all of them: cluster.py).
+    network_aliases: tuple[str, ...] = ()
 
     def with_changes(self, **changes) -> "NodeConfig":
         return replace(self, **changes)
@@ -103,6 +107,7 @@ class Stack:
         self.db: PostgresNode | None = None
         self.loadgen: LoadGenerator | None = None
         self.nodes: dict[str, WildFlyNode] = {}
+        self.balancers: dict[str, Balancer] = {}
         self.node_configs: dict[str, NodeConfig] = {}
         self._management: dict[str, ManagementClient] = {}
         self._meters: dict[str, cgroups.ContainerMeter] = {}
@@ -234,6 +239,22 @@ class Stack:
         self._start_together([], {name: config})
         return time.monotonic() - began
 
+    def add_balancer(self, name: str, balancer: Balancer) -> float:
+        """Start a balancer in front of some of the nodes; the load generator reaches it by
+        ``name``. Returns the seconds it took."""
+        began = time.monotonic()
+        unknown = [b for b in balancer.backends if b not in self.nodes]
+        if unknown:
+            raise ValueError(f"the balancer {name} names node(s) the stack does not have: "
+                             f"{', '.join(unknown)}; nodes: {', '.join(self.nodes) or 'none'}")
+        self.image_ids.update(images.require_images(self.client, [balancer.image]))
+        self._altered = True  # a parked stack has no balancer
+        balancer.on(self.network, name).with_cpuset(self.config.loadgen_cpuset)
+        balancer.with_labels(self.scope.labels(f"balancer:{name}"))
+        self.balancers[name] = balancer
+        balancer.start()
+        return time.monotonic() - began
+
     @property
     def app(self) -> WildFlyNode:
         """The only node (for stacks that have exactly one)."""
@@ -301,11 +322,14 @@ class Stack:
             return self.db
         if role == "loadgen":
             return self.loadgen
+        if role in self.balancers:
+            return self.balancers[role]
         return self.nodes[role]
 
     def _new_node(self, name: str, config: NodeConfig) -> WildFlyNode:
         node = WildFlyNode()
         node.on(self.network, name)
+        node.with_network_aliases(name, *config.network_aliases)
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
         # applied with restore(). Memory is capped from the start.
         node.with_name(f"tl-{self.network.name[:8]}-{name}-{int(time.time() * 1000) % 100000}")

@@ -18,8 +18,11 @@ from .store import ResultError, list_results, load_result
 
 __all__ = ["STACK_INPUTS", "stack_inputs_hash", "library_version", "why_stale"]
 
-# Repository paths the images, the app and the workload are built from (scripts/setup.sh).
-STACK_INPUTS = ("images", "apps/orderentry/pom.xml", "apps/orderentry/src", "workloads",
+# Repository paths the images, the app and the workload of a one-node-per-arm stack are built
+# from (scripts/setup.sh). The balancer's image (images/balancer) is not among them: a stack
+# without a balancer does not change when it does.
+STACK_INPUTS = ("images/base", "images/db", "images/k6", "images/wildfly",
+                "apps/orderentry/pom.xml", "apps/orderentry/src", "workloads",
                 "scripts/lib/versions.sh")
 
 

@@ -45,6 +45,14 @@ stage_k6() {
   STAGE_BUILD_ARGS+=("K6_VERSION=$K6_VERSION")
 }
 
+stage_balancer() {
+  stage_image_dir balancer "$1"
+}
+
 image_register db "$IMAGE_DB" stage_db
 image_register wildfly "$IMAGE_WILDFLY" stage_wildfly
 image_register k6 "$IMAGE_K6" stage_k6
+# The cluster's balancer (tuninglab/cluster.py). Its name lives here, not in versions.sh: that
+# file is one of every result's stack inputs (staleness.py), and a stack without a balancer
+# does not change when the balancer does.
+image_register balancer tuninglab/haproxy:trixie stage_balancer

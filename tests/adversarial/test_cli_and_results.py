@@ -49,6 +49,17 @@ def test_run_an_unknown_profile(repo):
                        "profiles.huge", "allowed: quick, full")
 
 
+@pytest.mark.parametrize("args, needles", [
+    (("--nodes", "0"), ("--nodes is 0", "at least one node")),
+    (("--nodes", "4", "--cpus", "0.5"), ("need 2 CPUs", "at most 1")),
+    (("--policy", "weighted"), ("--policy 'weighted'", "allowed: roundrobin, leastconn")),
+    (("--nodes", "2", "--cpus", "0.3", "0.3", "0.3"), ("--cpus lists 3 quota(s) for 2",)),
+])
+def test_cluster_that_cannot_be_formed(repo, args, needles):
+    # refused before any container starts: no engine is needed to say so
+    assert_clean_error(repo.cli("cluster", *args), 2, *needles)
+
+
 def test_show_an_unknown_id(repo):
     assert_clean_error(repo.cli("show", "no-such"), 2, "'no-such' not found", "known ids")
 

@@ -38,3 +38,11 @@ def test_the_result_format_page_names_every_metric_the_analysis_compares():
     table = text[text.index("## Metrics"):text.index("## Older files")]
     named = set(re.findall(r"`([a-z0-9_]+)`", table))
     assert set(METRIC_RULES) <= named, set(METRIC_RULES) - named
+
+
+def test_the_command_line_page_names_every_command():
+    from tuninglab.cli import _parser
+    commands = next(a for a in _parser()._actions if a.dest == "==SUPPRESS==" or a.choices)
+    table = _page("cli.md").split("## Exit codes")[0]
+    documented = set(re.findall(r"\| `tuninglab ([a-z]+)", table))
+    assert set(commands.choices) == documented, set(commands.choices) ^ documented

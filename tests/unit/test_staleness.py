@@ -72,3 +72,14 @@ def test_the_stack_inputs_hash_follows_the_files(tmp_path):
     (tmp_path / "workloads" / ".mix.js.swp").write_text("editor")
     (tmp_path / "workloads" / "mix.js").write_text("a")
     assert staleness.stack_inputs_hash(tmp_path) == first
+
+
+def test_the_balancer_image_is_not_an_input_of_a_stack_without_one(tmp_path):
+    for folder in ("images/wildfly", "images/balancer"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "Dockerfile").write_text("FROM base\n")
+    before = staleness.stack_inputs_hash(tmp_path)
+    (tmp_path / "images/balancer/Dockerfile").write_text("FROM base\nRUN true\n")
+    assert staleness.stack_inputs_hash(tmp_path) == before
+    (tmp_path / "images/wildfly/Dockerfile").write_text("FROM base\nRUN true\n")
+    assert staleness.stack_inputs_hash(tmp_path) != before

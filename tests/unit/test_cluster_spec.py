@@ -1,0 +1,45 @@
+"""A cluster asked for in a way that cannot work is refused with the key and what is allowed."""
+import pytest
+
+from tuninglab import cluster
+from tuninglab.cluster import ClusterInputError, ClusterSpec
+
+
+def test_quotas_that_fit_make_one_node_config_each():
+    spec = ClusterSpec.of(3, 0.3)
+    configs = spec.node_configs()
+    assert list(configs) == ["app-1", "app-2", "app-3"]
+    for name, config in configs.items():
+        assert config.cpus == 0.3 and config.cpuset == "1"
+        assert config.server_config == "standalone-ha.xml"
+        assert config.network_aliases == (cluster.CLUSTER_ALIAS,)
+        assert f"-Djboss.node.name={name}" in config.jvm_command_line()
+    assert ClusterSpec.of(2, [0.6, 0.4]).cpus == (0.6, 0.4)  # heterogeneous, adds up to 1
+
+
+@pytest.mark.parametrize("args, message", [
+    ((0, 0.5), r"cluster.nodes is 0: a balancer needs at least one node"),
+    ((9, 0.1), r"cluster.nodes is 9; allowed: 1 to 8"),
+    ((3, 0.5), r"3 node\(s\) with 0.5 CPU need 1.5 CPUs, more than the nodes' cpuset 1 holds"),
+    ((2, [0.5, 0.2, 0.1]), r"cluster.cpus lists 3 quota\(s\) for 2 node\(s\)"),
+    ((2, 0.01), r"cluster.cpus has 0.01; allowed: numbers of CPUs of at least 0.05"),
+    ((2, 0.5, "wrr"), r"cluster.policy 'wrr' is not a balancing policy; allowed: roundrobin, "
+                      r"leastconn, random, first"),
+    ((2, 0.5, "first"), r"cluster.policy first fills one node up to its cluster.server_maxconn"),
+    ((2, 0.5, "roundrobin", -1), r"cluster.server_maxconn is -1"),
+])
+def test_bad_clusters_are_refused_with_the_key_and_what_is_allowed(args, message):
+    with pytest.raises(ClusterInputError, match=message):
+        ClusterSpec.of(*args)
+
+
+def test_two_cores_hold_more():
+    assert ClusterSpec.of(3, 0.6, cpuset="0-1").nodes == 3
+
+
+def test_a_view_text_gives_its_members():
+    assert cluster._members("[app-1|2] (3) [app-1, app-2, app-3]") == ["app-1", "app-2", "app-3"]
+    # as WildFly 39 reports it (read 2026-11-25): each member with its Infinispan version
+    assert cluster._members("[app-2(v=16.0.5)|2] (3) [app-2(v=16.0.5), app-3(v=16.0.5), "
+                            "app-1(v=16.0.5)]") == ["app-2", "app-3", "app-1"]
+    assert cluster._members("") == []

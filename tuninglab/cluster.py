@@ -1,0 +1,312 @@
+"""A miniature cluster: N WildFly nodes (standalone-ha) behind an HAProxy balancer, on one stack.
+
+The cluster is made of the stack's roles, not a special stack: nodes are ordinary nodes
+(stack.py) started from ``standalone-ha.xml`` with one more network alias (``cluster``), and
+the balancer is a role of its own (containers.Balancer). The load generator sends its load to
+the balancer's name instead of a node's.
+
+How the nodes find each other: JGroups over TCP, with DNS_PING asking the stack's DNS for the
+``cluster`` alias, which resolves to every node's address (Docker's embedded DNS on a
+user-defined network). No multicast: the same discovery works on a Docker Swarm overlay
+network (``tasks.<service>``) and on Kubernetes (a headless service), where multicast does not.
+
+WildFly opens its JGroups channel only when a clustered service needs it; a tiny distributable
+web application (``tl-cluster-probe.war``, a web.xml that says <distributable/>) is deployed
+beside the app so that the channel starts and the view can be read back, without touching
+the application under test.
+
+Verified before use (``verify``): every node's view lists all N members, and every node served
+requests that went through the balancer (the balancer's own per-node counters).
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import threading
+import time
+import zipfile
+from dataclasses import dataclass, field
+
+from . import interference
+from .containers import Balancer
+from .load import smoke_test
+from .stack import NodeConfig, Stack
+
+__all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
+           "verify", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS", "BALANCER_NAME"]
+
+MAX_NODES = 8
+MIN_CPUS = 0.05  # below this a node cannot boot within its start-up timeout
+CLUSTER_ALIAS = "cluster"  # every node's extra name on the network; DNS_PING asks for it
+BALANCER_NAME = "lb"
+PROBE_NAME = "cluster"  # results/probes/cluster/
+EE_CHANNEL = (("subsystem", "jgroups"), ("channel", "ee"))
+TCP_STACK = (("subsystem", "jgroups"), ("stack", "tcp"))
+PROBE = "tl-cluster-probe.war"
+DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
+PROBE_WEB_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+    <distributable/>
+</web-app>
+"""
+
+
+class ClusterInputError(ValueError):
+    """A cluster that cannot be formed as asked: its message names the key and what is allowed."""
+
+
+class ClusterError(RuntimeError):
+    """A cluster that did not form: a view short of members, a node that served nothing."""
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """What a cluster is made of: its nodes' quotas on the nodes' cpuset, the balancer's
+    policy. Built with ``ClusterSpec.of`` (which checks it) from a recipe's or a command's
+    keys; ``key`` spells a key as its input names it, for error messages."""
+
+    cpus: tuple[float, ...]
+    policy: str = "roundrobin"
+    server_maxconn: int = 0
+    memory: str = "2g"
+    cpuset: str = "1"
+
+    @property
+    def nodes(self) -> int:
+        return len(self.cpus)
+
+    @property
+    def names(self) -> list[str]:
+        return [f"app-{i + 1}" for i in range(self.nodes)]
+
+    @classmethod
+    def of(cls, nodes: int, cpus, policy: str = "roundrobin", server_maxconn: int = 0,
+           cpuset: str = "1", key=lambda name: f"cluster.{name}") -> "ClusterSpec":
+        if not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1:
+            raise ClusterInputError(f"{key('nodes')} is {nodes!r}: a balancer needs at least "
+                                    f"one node behind it; allowed: a whole number from 1 to "
+                                    f"{MAX_NODES}")
+        if nodes > MAX_NODES:
+            raise ClusterInputError(f"{key('nodes')} is {nodes}; allowed: 1 to {MAX_NODES}")
+        quotas = list(cpus) if isinstance(cpus, (list, tuple)) else [cpus] * nodes
+        if len(quotas) != nodes:
+            raise ClusterInputError(f"{key('cpus')} lists {len(quotas)} quota(s) for {nodes} "
+                                    f"node(s); allowed: one number for every node, or one per "
+                                    f"node")
+        for q in quotas:
+            if isinstance(q, bool) or not isinstance(q, (int, float)) or q < MIN_CPUS:
+                raise ClusterInputError(f"{key('cpus')} has {q!r}; allowed: numbers of CPUs of "
+                                        f"at least {MIN_CPUS}")
+        capacity = len(interference.cpuset_cpus(cpuset))
+        total = sum(quotas)
+        if total > capacity + 1e-9:
+            raise ClusterInputError(
+                f"{key('cpus')}: {nodes} node(s) with {_cpus_text(quotas)} CPU need {total:g} "
+                f"CPUs, more than the nodes' cpuset {cpuset} holds ({capacity}); allowed: "
+                f"quotas that add up to at most {capacity} (fewer nodes or smaller quotas)")
+        if policy not in Balancer.POLICIES:
+            raise ClusterInputError(f"{key('policy')} {policy!r} is not a balancing policy; "
+                                    f"allowed: {', '.join(Balancer.POLICIES)}")
+        if isinstance(server_maxconn, bool) or not isinstance(server_maxconn, int) \
+                or server_maxconn < 0:
+            raise ClusterInputError(f"{key('server_maxconn')} is {server_maxconn!r}; allowed: "
+                                    f"a whole number, 0 for no limit")
+        if policy == "first" and server_maxconn < 1:
+            raise ClusterInputError(f"{key('policy')} first fills one node up to its "
+                                    f"{key('server_maxconn')} before it uses the next; allowed: "
+                                    f"{key('server_maxconn')} of 1 or more")
+        return cls(cpus=tuple(float(q) for q in quotas), policy=policy,
+                   server_maxconn=server_maxconn, cpuset=cpuset)
+
+    def node_configs(self, base: NodeConfig = NodeConfig()) -> dict[str, NodeConfig]:
+        """Each node's configuration: standalone-ha, its quota, its JGroups name, the alias."""
+        return {name: base.with_changes(
+            cpuset=self.cpuset, cpus=cpus, memory=self.memory, server_config="standalone-ha.xml",
+            jvm_options=f"{base.jvm_options} -Djboss.node.name={name}",
+            network_aliases=(CLUSTER_ALIAS,))
+            for name, cpus in zip(self.names, self.cpus)}
+
+
+@dataclass
+class ClusterReport:
+    """What forming the cluster took and what the verification read back."""
+
+    stack_started_s: float = 0.0  # network, database and load generator
+    nodes_started_s: float = 0.0
+    configured_s: float = 0.0
+    view_formed_s: float = 0.0
+    balancer_started_s: float = 0.0
+    ready_s: float = 0.0
+    views: dict[str, str] = field(default_factory=dict)
+    policy: str = ""
+    requests_by_node: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
+         view_timeout_s: float = 90.0) -> ClusterReport:
+    """Start the spec's nodes on ``stack`` (which must have no nodes yet), let them find each
+    other, and put the balancer in front of them. Timings go into ``report``."""
+    report = report or ClusterReport()
+    began = time.monotonic()
+    say = stack.progress
+    say(f"cluster: starting {spec.nodes} standalone-ha node(s) ({_cpus_text(spec.cpus)} CPU "
+        f"each on cpuset {spec.cpuset})")
+    report.nodes_started_s = stack.add_nodes(spec.node_configs())
+    step = time.monotonic()
+    _each(spec.names, lambda name: _configure_discovery(stack, name))
+    report.configured_s = time.monotonic() - step
+    step = time.monotonic()
+    report.views = _wait_for_view(stack, spec.names, view_timeout_s)
+    report.view_formed_s = time.monotonic() - step
+    say(f"cluster: JGroups view of {spec.nodes} on every node after "
+        f"{report.view_formed_s:.1f} s")
+    step = time.monotonic()
+    stack.add_balancer(BALANCER_NAME, Balancer(spec.names, spec.policy, spec.server_maxconn))
+    report.balancer_started_s = time.monotonic() - step
+    for name in spec.names:
+        stack.restore(name)  # measured under its own quota from now on
+    report.ready_s = time.monotonic() - began
+    say(f"cluster: ready in {report.ready_s:.1f} s (nodes {report.nodes_started_s:.1f} s, "
+        f"discovery and reload {report.configured_s:.1f} s, view {report.view_formed_s:.1f} s, "
+        f"balancer {report.balancer_started_s:.1f} s)")
+    return report
+
+
+def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterReport:
+    """The cluster is what the spec says: every node's view has all N members, the balancer
+    runs the spec's policy, and every node served requests sent through the balancer (a
+    smoke test of every transaction type, repeated so that each node gets its share)."""
+    report.views = {name: _view(stack, name) for name in spec.names}
+    for name, view in report.views.items():
+        members = _members(view)
+        if sorted(members) != sorted(spec.names):
+            raise ClusterError(f"{name}'s JGroups view is {view!r}; expected the members "
+                               f"{', '.join(spec.names)}")
+    balancer = stack.balancers[BALANCER_NAME]
+    report.policy = balancer.policy()
+    if report.policy != spec.policy:
+        raise ClusterError(f"the balancer runs policy {report.policy!r}, not {spec.policy!r}")
+    before = balancer.requests_by_node()
+    smoke_test(stack.loadgen, rounds=2 * spec.nodes, target=BALANCER_NAME)
+    after = balancer.requests_by_node()
+    report.requests_by_node = {n: after.get(n, 0) - before.get(n, 0) for n in spec.names}
+    idle = [n for n, count in report.requests_by_node.items() if count == 0]
+    if idle and spec.policy != "first":
+        raise ClusterError(f"node(s) {', '.join(idle)} served no request through the balancer "
+                           f"(requests by node: {report.requests_by_node})")
+    return report
+
+
+def probe(spec: ClusterSpec, progress=print) -> dict:
+    """Form the cluster on a stack of its own, verify it and remove it: the record of what
+    that took on this engine (local or DOCKER_HOST), to store under results/probes/cluster."""
+    from datetime import datetime, timezone
+
+    from . import provenance
+    started = datetime.now(timezone.utc)
+    report = ClusterReport()
+    with Stack(progress=progress) as stack:
+        report.stack_started_s = stack.started_in_s
+        form(stack, spec, report)
+        verify(stack, spec, report)
+        engine = stack.client.info()
+        images_used = dict(stack.image_ids)
+    return {"probe": PROBE_NAME, "spec": {"nodes": spec.nodes, "cpus": list(spec.cpus),
+                                        "policy": spec.policy, "cpuset": spec.cpuset},
+            "report": report.as_dict(),
+            "provenance": {**provenance.machine(), **provenance.git(),
+                           "started": started.isoformat(),
+                           "engine": {"host": os.environ.get("DOCKER_HOST", "local socket"),
+                                      "name": engine.get("Name"),
+                                      "server_version": engine.get("ServerVersion"),
+                                      "cpus": engine.get("NCPU")},
+                           "images": images_used}}
+
+
+def store(record: dict, results_dir=None):
+    from . import layout
+    from .store import write_record
+    folder = (results_dir or layout.results_dir()) / "probes" / PROBE_NAME
+    return write_record(record, folder, record["provenance"]["started"],
+                        record["provenance"]["host"])
+
+
+# -- discovery --------------------------------------------------------------------------------
+def _configure_discovery(stack: Stack, name: str) -> None:
+    """TCP transport and DNS_PING on the cluster alias instead of multicast discovery, a
+    reload, then the probe deployment that opens the channel."""
+    mgmt = stack.management_of(name)
+    protocols = list(mgmt.read_resource(TCP_STACK)["protocol"].keys())
+    index = protocols.index("MPING")
+    mgmt.execute("remove", TCP_STACK + (("protocol", "MPING"),))
+    mgmt.execute("add", TCP_STACK + (("protocol", "dns.DNS_PING"),), **{
+        "add-index": index,
+        "properties": {"dns_query": CLUSTER_ALIAS, "dns_record_type": "A"}})
+    mgmt.execute("write-attribute", EE_CHANNEL, name="stack", value="tcp")
+    mgmt.reload()
+    _deploy_probe(stack, name)
+
+
+def _deploy_probe(stack: Stack, name: str) -> None:
+    """Drop the probe war into the deployment scanner's folder (no reload needed)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as war:
+        war.writestr("WEB-INF/web.xml", PROBE_WEB_XML)
+    stack.nodes[name].put_bytes(f"{DEPLOYMENTS_DIR}/{PROBE}", buffer.getvalue())
+
+
+def _view(stack: Stack, name: str) -> str:
+    try:
+        return str(stack.management_of(name).read_attribute(EE_CHANNEL, "view") or "")
+    except Exception:  # the channel may not exist yet while the probe deploys
+        return ""
+
+
+def _members(view: str) -> list[str]:
+    """The members of a JGroups view text such as
+    "[app-2(v=16.0.5)|2] (3) [app-2(v=16.0.5), app-3(v=16.0.5), app-1(v=16.0.5)]" (each member
+    may carry its Infinispan version in brackets)."""
+    match = re.search(r"\(\d+\)\s*\[(.*)\]\s*$", view)
+    if not match:
+        return []
+    return [re.sub(r"\(.*\)$", "", m.strip()) for m in match.group(1).split(",") if m.strip()]
+
+
+def _wait_for_view(stack: Stack, names: list[str], timeout_s: float) -> dict[str, str]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        views = {name: _view(stack, name) for name in names}
+        if all(sorted(_members(v)) == sorted(names) for v in views.values()):
+            return views
+        if time.monotonic() > deadline:
+            raise ClusterError(f"the nodes did not form one cluster within {timeout_s:.0f} s; "
+                               f"views: {views}")
+        time.sleep(0.5)
+
+
+def _each(names: list[str], action) -> None:
+    """``action(name)`` for every node at once; the first error is raised in this thread."""
+    errors: list[BaseException] = []
+
+    def run(name):
+        try:
+            action(name)
+        except BaseException as exc:  # re-raised below in the caller's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+def _cpus_text(quotas) -> str:
+    values = sorted(set(quotas))
+    return f"{values[0]:g}" if len(values) == 1 else "/".join(f"{q:g}" for q in quotas)
