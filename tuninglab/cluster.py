@@ -23,7 +23,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import threading
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from . import interference
 from .containers import Balancer
 from .load import smoke_test
 from .stack import NodeConfig, Stack
+from .together import together
 
 __all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
            "verify", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS", "BALANCER_NAME"]
@@ -157,7 +157,7 @@ def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
         f"each on cpuset {spec.cpuset})")
     report.nodes_started_s = stack.add_nodes(spec.node_configs())
     step = time.monotonic()
-    _each(spec.names, lambda name: _configure_discovery(stack, name))
+    together(spec.names, lambda name: _configure_discovery(stack, name))
     report.configured_s = time.monotonic() - step
     step = time.monotonic()
     report.views = _wait_for_view(stack, spec.names, view_timeout_s)
@@ -286,25 +286,6 @@ def _wait_for_view(stack: Stack, names: list[str], timeout_s: float) -> dict[str
             raise ClusterError(f"the nodes did not form one cluster within {timeout_s:.0f} s; "
                                f"views: {views}")
         time.sleep(0.5)
-
-
-def _each(names: list[str], action) -> None:
-    """``action(name)`` for every node at once; the first error is raised in this thread."""
-    errors: list[BaseException] = []
-
-    def run(name):
-        try:
-            action(name)
-        except BaseException as exc:  # re-raised below in the caller's thread
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in names]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
 
 
 def _cpus_text(quotas) -> str:
