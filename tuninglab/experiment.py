@@ -35,7 +35,7 @@ from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
 from .errors import DirtyTree
 from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
-from .recipe import Recipe, recipe_hash
+from .recipe import Recipe, measured_hash, recipe_hash
 from .stack import NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
 from .together import together
@@ -81,7 +81,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     A run in the full profile is meant for the site: it refuses a tree whose measured inputs
     have uncommitted changes, unless ``allow_dirty``."""
     prof = recipe.profile(profile)
-    code = {"recipe_hash": recipe_hash(recipe), **provenance.git()}
+    code = {"recipe_hash": recipe_hash(recipe), "measured_hash": measured_hash(recipe),
+            **provenance.git()}
     if code["git_dirty"] and profile == "full" and not allow_dirty:
         raise DirtyTree(f"the full profile is what the site publishes, and these inputs have "
                         f"uncommitted changes: {', '.join(code['git_dirty_paths'][:8])}; commit "

@@ -349,6 +349,29 @@ def recipe_hash(recipe: Recipe) -> str:
     return digest.hexdigest()
 
 
+# recipe.toml keys that are words for the reader and never reach a server or the analysis: a
+# page's wording can be corrected without making the published result stale.
+PROSE_KEYS = {"": ("title", "summary"), "source": ("document", "section", "table", "claim")}
+
+
+def measured_hash(recipe: Recipe) -> str:
+    """Like ``recipe_hash``, but recipe.toml counts by its parsed content without its prose
+    (PROSE_KEYS) and without comments: what the run does, not how the pages describe it."""
+    digest = hashlib.sha256()
+    for relative in _content_files(recipe.folder):
+        content = (recipe.folder / relative).read_bytes()
+        if relative == "recipe.toml":
+            data = tomllib.loads(content.decode("utf-8"))
+            for table, keys in PROSE_KEYS.items():
+                section = data.get(table, {}) if table else data
+                for key in keys:
+                    section.pop(key, None)
+            content = json.dumps(data, sort_keys=True).encode()
+        digest.update(f"{relative}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
 @lru_cache(maxsize=1)
 def recipe_schema() -> dict:
     """The JSON Schema of recipe.toml (as published on the docs site)."""

@@ -88,7 +88,8 @@ KEYS = {
               "after a trial with failed requests)}`",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
-                  "jvm}}, placement, stack_inputs, stack_ready_s, recipe_hash, git_commit, "
+                  "jvm}}, placement, stack_inputs, stack_ready_s, recipe_hash, measured_hash (the "
+                  "recipe without its prose: what staleness compares), git_commit, "
                   "git_dirty, git_dirty_paths}`",
 }
 METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "

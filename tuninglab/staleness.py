@@ -1,8 +1,9 @@
 """Which recipes a publishing run must measure again, and why.
 
 A published result stays valid while the three things it was measured with are unchanged:
-the recipe folder (``recipe_hash``), the stack's inputs (what the images, the app and the
-workload are built from: ``stack_inputs_hash``) and the library that ran it (its version).
+the recipe folder (``measured_hash``: every file, recipe.toml without its prose), the stack's
+inputs (what the images, the app and the workload are built from: ``stack_inputs_hash``) and
+the library that ran it (its version).
 Image ids cannot serve: the base image is built with debootstrap, so the same inputs give a
 different id on every machine.
 """
@@ -13,7 +14,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import layout
-from .recipe import Recipe, recipe_hash
+from .recipe import Recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
 __all__ = ["STACK_INPUTS", "stack_inputs_hash", "library_version", "why_stale"]
@@ -66,7 +67,12 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
     if newest is None:
         return "no published result"
     prov = newest["provenance"]
-    if prov.get("recipe_hash") != recipe_hash(recipe):
+    # Results since 2026-11-25 21:00 carry the hash without the recipe's prose; older ones
+    # only the hash of every byte, so a corrected claim makes them stale.
+    if "measured_hash" in prov:
+        if prov["measured_hash"] != measured_hash(recipe):
+            return "the recipe changed"
+    elif prov.get("recipe_hash") != recipe_hash(recipe):
         return "the recipe changed"
     wanted = stack_inputs or stack_inputs_hash()
     if prov.get("stack_inputs") != wanted:

@@ -8,7 +8,7 @@ from datetime import timedelta
 from test_store import START, make_result
 
 from tuninglab import layout, staleness
-from tuninglab.recipe import find_recipe, load_recipe, recipe_hash
+from tuninglab.recipe import find_recipe, load_recipe, measured_hash, recipe_hash
 from tuninglab.store import write_result
 
 INPUTS = "f" * 64
@@ -51,6 +51,28 @@ def test_each_input_makes_it_stale(tmp_path):
     (recipe.folder / "recipe.toml").write_text(
         (recipe.folder / "recipe.toml").read_text() + "\n# edited\n")
     assert _why(recipe, results) == "the recipe changed"
+
+
+def test_corrected_prose_leaves_a_result_current_but_a_measured_key_does_not(tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    _published(recipe, results, measured_hash=measured_hash(recipe))
+    toml = recipe.folder / "recipe.toml"
+    text = toml.read_text()
+    toml.write_text(text.replace('title = "', 'title = "Reworded: ', 1)
+                    .replace("claim = ", "# a comment\nclaim = ", 1))
+    assert _why(load_recipe(recipe.folder), results) is None
+    toml.write_text(text.replace("[workload]", "[workload]\nthink_time_ms = 1", 1))
+    assert _why(load_recipe(recipe.folder), results) == "the recipe changed"
+
+
+def test_an_older_result_without_the_measured_hash_goes_stale_on_any_edit(tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    _published(recipe, results)  # recipe_hash only, as results before 2026-11-25 21:00
+    toml = recipe.folder / "recipe.toml"
+    toml.write_text(toml.read_text().replace('title = "', 'title = "Reworded: ', 1))
+    assert _why(load_recipe(recipe.folder), results) == "the recipe changed"
 
 
 def test_dirty_and_quick_results_do_not_count(tmp_path):
