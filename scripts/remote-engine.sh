@@ -10,7 +10,10 @@
 #
 # Its networks come from their own address pool (10.199.0.0/16), so they cannot collide with
 # the first engine's; it creates no default bridge and leaves the host's iptables to the first
-# engine. Root only (it runs dockerd).
+# engine, which drops forwarded traffic it does not know (FORWARD policy DROP, and bridged
+# packets pass through iptables): one rule in DOCKER-USER, the chain the first engine leaves to
+# its users, lets the second engine's containers talk to each other (without it each cluster
+# node formed a view of one, 2026-11-25). Root only (it runs dockerd).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=lib/versions.sh
@@ -23,6 +26,8 @@ EXEC="/run/$NAME/exec"
 LOG="/tmp/$NAME-dockerd.log"
 HOST="unix://$SOCK"
 IMAGES=("$IMAGE_DB" "$IMAGE_WILDFLY" "$IMAGE_K6" tuninglab/haproxy:trixie)
+POOL=10.199.0.0/16
+FORWARD_RULE=(DOCKER-USER -s "$POOL" -d "$POOL" -j ACCEPT)
 
 say() { printf 'remote-engine: %s\n' "$*"; }
 die() { printf 'remote-engine: %s\n' "$*" >&2; exit 1; }
@@ -37,9 +42,12 @@ start() {
     say "starting dockerd on $HOST (data root $DATA, log $LOG)"
     setsid nohup dockerd --host "$HOST" --data-root "$DATA" --exec-root "$EXEC" \
       --pidfile "/run/$NAME/docker.pid" --bridge none --iptables=false --ip6tables=false \
-      --default-address-pool base=10.199.0.0/16,size=24 >"$LOG" 2>&1 </dev/null &
+      --default-address-pool "base=$POOL,size=24" >"$LOG" 2>&1 </dev/null &
     for _ in $(seq 1 60); do answers && break; sleep 0.5; done
     answers || die "the second engine did not answer within 30 s; see $LOG"
+  fi
+  if iptables -S DOCKER-USER >/dev/null 2>&1 && ! iptables -C "${FORWARD_RULE[@]}" 2>/dev/null; then
+    iptables -I "${FORWARD_RULE[@]}"
   fi
   local t0 missing=()
   for image in "${IMAGES[@]}"; do
@@ -62,6 +70,7 @@ stop() {
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
   fi
+  while iptables -C "${FORWARD_RULE[@]}" 2>/dev/null; do iptables -D "${FORWARD_RULE[@]}"; done
   rm -rf "$DATA" "/run/$NAME"
   say "stopped; data root removed"
 }
