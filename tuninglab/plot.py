@@ -14,10 +14,15 @@ in both site themes and in print.
 from __future__ import annotations
 
 import math
+import os
 
 import matplotlib
 
-matplotlib.use("Agg", force=False)
+# Headless where nobody chose a backend (the site build, the CLI). A Jupyter kernel sets
+# MPLBACKEND to its inline backend, and forcing Agg over it left every notebook's plt.show()
+# without a picture (test_plot_backend.py).
+if not os.environ.get("MPLBACKEND"):
+    matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from . import result as results  # noqa: E402
