@@ -182,8 +182,7 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
     smoke test of every transaction type, repeated so that each node gets its share)."""
     report.views = {name: _view(stack, name) for name in spec.names}
     for name, view in report.views.items():
-        members = _members(view)
-        if sorted(members) != sorted(spec.names):
+        if not _has_all(view, spec.names):
             raise ClusterError(f"{name}'s JGroups view is {view!r}; expected the members "
                                f"{', '.join(spec.names)}")
     balancer = stack.balancers[BALANCER_NAME]
@@ -228,11 +227,8 @@ def probe(spec: ClusterSpec, progress=print) -> dict:
 
 
 def store(record: dict, results_dir=None):
-    from . import layout
-    from .store import write_record
-    folder = (results_dir or layout.results_dir()) / "probes" / PROBE_NAME
-    return write_record(record, folder, record["provenance"]["started"],
-                        record["provenance"]["host"])
+    from .store import write_probe
+    return write_probe(record, PROBE_NAME, results_dir)
 
 
 # -- discovery --------------------------------------------------------------------------------
@@ -276,11 +272,16 @@ def _members(view: str) -> list[str]:
     return [re.sub(r"\(.*\)$", "", m.strip()) for m in match.group(1).split(",") if m.strip()]
 
 
+def _has_all(view: str, names: list[str]) -> bool:
+    """The view lists exactly these members."""
+    return sorted(_members(view)) == sorted(names)
+
+
 def _wait_for_view(stack: Stack, names: list[str], timeout_s: float) -> dict[str, str]:
     deadline = time.monotonic() + timeout_s
     while True:
         views = {name: _view(stack, name) for name in names}
-        if all(sorted(_members(v)) == sorted(names) for v in views.values()):
+        if all(_has_all(v, names) for v in views.values()):
             return views
         if time.monotonic() > deadline:
             raise ClusterError(f"the nodes did not form one cluster within {timeout_s:.0f} s; "

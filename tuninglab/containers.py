@@ -206,9 +206,7 @@ class Balancer(LabContainer):
         super().__init__(image, "balancer")
         if not backends:
             raise ValueError("a balancer needs at least one node behind it")
-        if policy not in self.POLICIES:
-            raise ValueError(f"unknown balancing policy {policy!r}; allowed: "
-                             f"{', '.join(self.POLICIES)}")
+        self._check_policy(policy)
         self.backends = list(backends)
         self.with_env("TL_BACKENDS", ",".join(f"{b}:{WildFlyNode.HTTP_PORT}" for b in backends))
         self.with_env("TL_POLICY", policy)
@@ -218,19 +216,19 @@ class Balancer(LabContainer):
 
     def start(self) -> "Balancer":
         super().start()
-        deadline = time.monotonic() + 20
-        while True:  # the runtime API answers and every node has passed its health check
+        down = ["(no runtime API yet)"]
+
+        def all_up() -> bool:  # the runtime API answers and every node passed its health check
             try:
-                down = [n for n, row in self.stats().items()
-                        if n != "BACKEND" and not row.get("status", "").startswith("UP")]
+                down[:] = [n for n, row in self.stats().items()
+                           if n != "BACKEND" and not row.get("status", "").startswith("UP")]
             except RuntimeError:
-                down = ["(no runtime API yet)"]
-            if not down:
-                return self
-            if time.monotonic() > deadline:
-                raise StartupError(f"the balancer does not see node(s) {', '.join(down)} up "
-                                   f"after 20 s\n{self.tail_logs()}")
-            time.sleep(0.2)
+                down[:] = ["(no runtime API yet)"]
+            return not down
+
+        self._wait_until(all_up, 20, lambda: f"the balancer does not see node(s) "
+                                             f"{', '.join(down)} up after 20 s")
+        return self
 
     def stats(self) -> dict[str, dict[str, str]]:
         """HAProxy's statistics of the nodes' backend: a row per node and one for the backend
@@ -255,20 +253,29 @@ class Balancer(LabContainer):
     def set_policy(self, policy: str) -> None:
         """Switch the running balancer's policy (its master reloads the configuration; open
         client connections are finished by the old worker)."""
+        self._check_policy(policy)
+        self.run(["tl-balancer", "policy", policy])
+        # the new worker answers the runtime API once the reload is done
+        self._wait_until(lambda: self.policy() == policy, 10,
+                         lambda: f"the balancer did not take policy {policy} within 10 s")
+
+    def _check_policy(self, policy: str) -> None:
         if policy not in self.POLICIES:
             raise ValueError(f"unknown balancing policy {policy!r}; allowed: "
                              f"{', '.join(self.POLICIES)}")
-        self.run(["tl-balancer", "policy", policy])
-        deadline = time.monotonic() + 10
-        while True:  # the new worker answers the runtime API once the reload is done
+
+    def _wait_until(self, done, seconds: float, failure) -> None:
+        """Poll ``done()`` (a runtime API that does not answer yet counts as not done) until
+        it holds, or raise StartupError with ``failure()`` and the balancer's log."""
+        deadline = time.monotonic() + seconds
+        while True:
             try:
-                if self.policy() == policy:
+                if done():
                     return
             except RuntimeError:
                 pass
             if time.monotonic() > deadline:
-                raise StartupError(f"the balancer did not take policy {policy} within 10 s\n"
-                                   f"{self.tail_logs()}")
+                raise StartupError(f"{failure()}\n{self.tail_logs()}")
             time.sleep(0.1)
 
 

@@ -77,10 +77,8 @@ def probe(client, flags: list[dict] | None = None) -> dict:
 
 
 def store(record: dict, results_dir: Path | None = None) -> Path:
-    from .store import write_record
-    folder = (results_dir or layout.results_dir()) / "probes" / PROBE
-    return write_record(record, folder, record["provenance"]["started"],
-                        record["provenance"]["host"])
+    from .store import write_probe
+    return write_probe(record, PROBE, results_dir)
 
 
 def newest(results_dir: Path) -> tuple[Path, dict] | None:

@@ -341,12 +341,7 @@ def recipe_hash(recipe: Recipe) -> str:
     content, so renaming a file changes the hash too. Hidden files and ``__pycache__`` are
     skipped: editors and tools leave them behind, and they never reach the server.
     """
-    digest = hashlib.sha256()
-    for relative in _content_files(recipe.folder):
-        content = (recipe.folder / relative).read_bytes()
-        digest.update(f"{relative}\0{len(content)}\0".encode())
-        digest.update(content)
-    return digest.hexdigest()
+    return _folder_digest(recipe, lambda relative, content: content)
 
 
 # recipe.toml keys that are words for the reader and never reach a server or the analysis: a
@@ -357,16 +352,25 @@ PROSE_KEYS = {"": ("title", "summary"), "source": ("document", "section", "table
 def measured_hash(recipe: Recipe) -> str:
     """Like ``recipe_hash``, but recipe.toml counts by its parsed content without its prose
     (PROSE_KEYS) and without comments: what the run does, not how the pages describe it."""
+    def without_prose(relative: str, content: bytes) -> bytes:
+        if relative != "recipe.toml":
+            return content
+        data = tomllib.loads(content.decode("utf-8"))
+        for table, keys in PROSE_KEYS.items():
+            section = data.get(table, {}) if table else data
+            for key in keys:
+                section.pop(key, None)
+        return json.dumps(data, sort_keys=True).encode()
+
+    return _folder_digest(recipe, without_prose)
+
+
+def _folder_digest(recipe: Recipe, content_of) -> str:
+    """sha256 over the recipe folder's files in path order, each path with
+    ``content_of(path, bytes)``."""
     digest = hashlib.sha256()
     for relative in _content_files(recipe.folder):
-        content = (recipe.folder / relative).read_bytes()
-        if relative == "recipe.toml":
-            data = tomllib.loads(content.decode("utf-8"))
-            for table, keys in PROSE_KEYS.items():
-                section = data.get(table, {}) if table else data
-                for key in keys:
-                    section.pop(key, None)
-            content = json.dumps(data, sort_keys=True).encode()
+        content = content_of(relative, (recipe.folder / relative).read_bytes())
         digest.update(f"{relative}\0{len(content)}\0".encode())
         digest.update(content)
     return digest.hexdigest()

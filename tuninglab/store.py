@@ -32,6 +32,7 @@ __all__ = [
     "list_results",
     "latest_result",
     "write_record",
+    "write_probe",
 ]
 
 # Keys every stored result has, by format (format 1: two arms, before 2026-11-24; result.py
@@ -103,6 +104,15 @@ def write_record(record: dict, folder: Path, started: str, host: str, *,
     stamp = _parse_utc(started).strftime(_STAMP_FORMAT)
     final = Path(folder) / f"{stamp}-{_host_label(host)}.json"
     return _write_unique(final, _serialise(record), attempts)
+
+
+def write_probe(record: dict, probe: str, results_dir: Path | None = None) -> Path:
+    """A probe's record (``record["provenance"]`` has its start and host) under
+    ``results/probes/<probe>/``."""
+    from . import layout
+    folder = Path(results_dir or layout.results_dir()) / "probes" / probe
+    return write_record(record, folder, record["provenance"]["started"],
+                        record["provenance"]["host"])
 
 
 def _write_unique(final: Path, text: str, attempts: int) -> Path:
