@@ -47,6 +47,9 @@ def cells(recipe_id: str):
         '    print(f"variant JVM options:  {recipe.change.jvm_options}")\n'
         "if recipe.change.workload:\n"
         '    print(f"variant workload (the load generator): {recipe.change.workload}")\n'
+        "for rung in recipe.change.rungs:\n"
+        '    print(f"rung {rung.name!r}: JVM options \'{rung.jvm_options}\', adopts "\n'
+        '          f"{\', \'.join(rung.adopts) or \'nothing\'}")\n'
         "if recipe.sweep:\n"
         '    print(f"swept: {recipe.sweep.name} = {list(recipe.sweep.values)} {recipe.sweep.unit}")')
     yield new_markdown_cell("## Run it\n\nStart the stack, configure and verify every node, warm "

@@ -47,6 +47,9 @@ def _label(result: dict, arm_id: str) -> str:
 
 def result_figure(result: dict):
     result = results.upgrade(result)
+    by_level = (result.get("analysis") or {}).get("load_curves")
+    if by_level:  # each configuration over the load reads better than each load over them
+        return curve(result, by_level)
     if results.curves(result):
         return curve(result)
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.4), gridspec_kw={"width_ratios": [3, 2]})
@@ -135,10 +138,11 @@ def _finite(value, fallback: float) -> float:
     return value if isinstance(value, (int, float)) and math.isfinite(value) else fallback
 
 
-def curve(result: dict):
-    """A sweep's or a load curve's points with their 95 % bands; best, knee and the source."""
+def curve(result: dict, found: list[dict] | None = None):
+    """A sweep's or a load curve's points with their 95 % bands; best, knee and the source.
+    ``found``: the curves to draw (default: the analysis's ``curves``)."""
     result = results.upgrade(result)
-    found = results.curves(result)
+    found = found or results.curves(result)
     load_curve = "latency_p99" in found[0]
     fig, axes = plt.subplots(1, 2 if load_curve else 1, figsize=(10 if load_curve else 7, 3.6))
     axes = list(axes) if load_curve else [axes]
@@ -158,8 +162,10 @@ def curve(result: dict):
     source = (result.get("source") or {}).get("curve")
     if source and not load_curve:
         _source_points(axes[0], found[0], source)
-    x_name = sweep.get("name") or (found[0].get("key") or "load").replace("_", " ")
-    unit = sweep.get("unit") or ""
+    x_name = (found[0].get("key") or "load").replace("_", " ")
+    unit = ""
+    if sweep and not load_curve:
+        x_name, unit = sweep.get("name") or x_name, sweep.get("unit") or ""
     for ax in axes:
         ax.set_xlabel(f"{x_name} ({unit})" if unit else x_name)
         ax.grid(alpha=0.3)

@@ -109,6 +109,8 @@ def _bind(recipe, where):
                             f"(byte {error.start}); allowed: a UTF-8 text file"]
     except OSError as error:
         return None, None, [f"{where}: change.file: cannot be read ({error.strerror})"]
+    except RecipeError as error:  # what the kind found wrong (a ladder's adopted recipes)
+        return None, None, [str(error)]
     plan = compile_plan(recipe, switch=kind.switch)
     kind.bind(plan.arms)
     return kind, plan, []
@@ -160,7 +162,8 @@ def _node(recipe, kind, arm) -> dict:
 
 
 def _options_key(recipe) -> str:
-    return "change.jvm_options" if recipe.change.kind == "jvm-options" else "stack.jvm_options"
+    return {"jvm-options": "change.jvm_options", "ladder": "change.rungs.jvm_options"}.get(
+        recipe.change.kind, "stack.jvm_options")
 
 
 def _node_problems(where, arm_id, node, cpus) -> list[str]:

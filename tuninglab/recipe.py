@@ -44,6 +44,7 @@ __all__ = [
     "Tolerance",
     "Profile",
     "Sweep",
+    "Rung",
     "LoadLevels",
     "SourceCurve",
     "PLACEHOLDER",
@@ -69,6 +70,7 @@ CHANGE_KEYS = {
     "app-properties": ("properties",),
     "container-limits": ("limits",),
     "workload": ("workload",),
+    "ladder": ("rungs",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
@@ -141,6 +143,16 @@ class ContainerLimits:
 
 
 @dataclass(frozen=True)
+class Rung:
+    """One configuration of a ladder: its JVM options and the recipes whose change it adopts
+    (their ids; changes/ladder.py reads them)."""
+
+    name: str
+    jvm_options: str
+    adopts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Change:
     """The one change applied to the variant arm; only the fields of its kind are set."""
 
@@ -151,6 +163,7 @@ class Change:
     limits: ContainerLimits | None = None
     workload: dict = field(default_factory=dict)  # kind workload: the variant's client keys
     switch: str | None = None  # jboss-cli and none: how an arm's setting is put on a server
+    rungs: tuple[Rung, ...] = ()  # kind ladder: the configurations, in the ladder's order
 
     @property
     def is_none(self) -> bool:
@@ -373,6 +386,14 @@ def _folder_digest(recipe: Recipe, content_of) -> str:
         content = content_of(relative, (recipe.folder / relative).read_bytes())
         digest.update(f"{relative}\0{len(content)}\0".encode())
         digest.update(content)
+    # A ladder measures the changes of the recipes its rungs adopt: their folders count too.
+    adopted = sorted({rid for rung in recipe.change.rungs for rid in rung.adopts})
+    for rid in adopted:
+        for folder in sorted((recipe.repo_root / "recipes").glob(f"*/{rid}")):
+            for relative in _content_files(folder):
+                content = content_of(relative, (folder / relative).read_bytes())
+                digest.update(f"adopts/{rid}/{relative}\0{len(content)}\0".encode())
+                digest.update(content)
     return digest.hexdigest()
 
 
@@ -549,13 +570,18 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
 def _launch_problems(data: dict) -> list[Problem]:
     """Starting nodes anew between periods is for sweeps whose values need a node each; an A/B
     run has its crossover's periods for that."""
-    if "sweep" in data:
+    if _swept(data):
         return []
     return [Problem(f"profiles.{name}.launches",
                     f"{table['launches']} without a [sweep]; launches apply to a sweep whose "
                     f"values each run on a node of their own (A/B runs use periods); allowed: 1")
             for name, table in data.get("profiles", {}).items()
             if table.get("launches", 1) != 1]
+
+
+def _swept(data: dict) -> bool:
+    """Whether the recipe's arms are a curve of the change: a [sweep], or a ladder's rungs."""
+    return "sweep" in data or data["change"]["kind"] == "ladder"
 
 
 def _location_problems(data: dict, folder: Path) -> list[Problem]:
@@ -592,10 +618,38 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _property_problems(change["properties"], data.get("baseline", {}))
     if kind == "workload" and "workload" in change:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
+    if kind == "ladder" and "rungs" in change:
+        problems += _ladder_problems(change["rungs"], data)
     if kind == "none" and "load_levels" not in data and data["source"]["expected"] != "no-change":
         problems.append(Problem(
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
+    return problems
+
+
+def _ladder_problems(rungs: list[dict], data: dict) -> list[Problem]:
+    """A ladder's rungs are its sweep: distinct names, distinct configurations, no [sweep]
+    beside them (which recipes a rung adopts is checked against those recipes when the ladder
+    is bound: changes/ladder.py)."""
+    problems = []
+    if "sweep" in data:
+        problems.append(Problem("sweep", "a ladder's rungs are its values; allowed: no [sweep] "
+                                         "with change.kind ladder"))
+    names = [r["name"] for r in rungs]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(Problem("change.rungs", f"two rungs are named {name!r}; each rung needs "
+                                                f"a name of its own"))
+    default = data.get("stack", {}).get("jvm_options", _schema_default("stack", "jvm_options"))
+    seen: dict[tuple, str] = {}
+    for i, rung in enumerate(rungs):
+        setting = (" ".join(rung.get("jvm_options", default).split()),
+                   tuple(sorted(rung.get("adopts", []))))
+        if setting in seen:
+            problems.append(Problem(f"change.rungs[{i}]",
+                                    f"{rung['name']!r} configures the same as {seen[setting]!r} "
+                                    f"(JVM options and adopted recipes); allowed: rungs that "
+                                    f"differ"))
+        seen.setdefault(setting, rung["name"])
     return problems
 
 
@@ -770,12 +824,13 @@ def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
         source=_build_source(data["source"]),
         stack=StackSpec(**_with_defaults(data.get("stack", {}), "stack")),
         baseline=_build_setup(data.get("baseline", {}), folder),
-        change=_build_change(data["change"], folder),
+        change=_build_change(data["change"], folder,
+                             _with_defaults(data.get("stack", {}), "stack")["jvm_options"]),
         workload=_build_workload(data["workload"]),
         metrics=_build_metrics(data.get("metrics", {})),
         tolerance=_build_tolerance(data.get("tolerance", {})),
         profiles=_build_profiles(data.get("profiles", {})),
-        sweep=_build_sweep(data.get("sweep")),
+        sweep=_build_sweep(data.get("sweep")) or _ladder_sweep(data),
         load_levels=_build_load_levels(data.get("load_levels")),
     )
 
@@ -801,6 +856,15 @@ def _build_sweep(sweep: dict | None) -> Sweep | None:
                  cheaper=sweep.get("cheaper", "lower"))
 
 
+def _ladder_sweep(data: dict) -> Sweep | None:
+    """A ladder is a sweep whose values are its rungs' names, measured against the first."""
+    if data["change"]["kind"] != "ladder":
+        return None
+    names = tuple(r["name"] for r in data["change"]["rungs"])
+    return Sweep(name="configuration", unit="", values=names, reference=names[0],
+                 cheaper="lower")
+
+
 def _build_load_levels(levels: dict | None) -> LoadLevels | None:
     if not levels:
         return None
@@ -824,7 +888,8 @@ def _build_setup(baseline: dict, folder: Path) -> Setup:
                  properties=dict(baseline.get("properties", {})))
 
 
-def _build_change(change: dict, folder: Path) -> Change:
+def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
+    """``jvm_options``: the stack's, which a ladder's rung has unless it states its own."""
     limits = change.get("limits")
     return Change(
         kind=change["kind"],
@@ -833,6 +898,9 @@ def _build_change(change: dict, folder: Path) -> Change:
         properties=dict(change.get("properties", {})),
         workload=dict(change.get("workload", {})),
         switch=change.get("switch"),
+        rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
+                         adopts=tuple(r.get("adopts", ())))
+                    for r in change.get("rungs", ())),
         limits=None if limits is None else ContainerLimits(
             app_cpus=_cpus(limits.get("app_cpus")),
             app_memory=limits.get("app_memory"),

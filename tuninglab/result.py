@@ -79,7 +79,8 @@ KEYS = {
                 "nodes kept their JVMs, removed from the delta) or "
                 "`{kind, verdict, curves}` for sweeps and load curves (per curve: `points`, `best`, "
                 "`knee` or `saturation` and `latency_knee`, `against_best`, `headline`, `rule`, "
-                "`recommendation`)",
+                "`recommendation`); a sweep over a load (users or rate) adds `load_curves`, one "
+                "load curve per value (a ladder's configurations over the users)",
     "trials": "every trial, used or not: `{index, block, period, orientation, arm, node, started, "
               "window_s, settle_s, drained_s (seconds waited for the node to finish the previous "
               "window's requests), "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import jsonschema
 import pytest
@@ -151,7 +152,7 @@ def test_every_recipe_in_the_repository_is_valid():
     [
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
-         "app-properties, container-limits, workload, none"),
+         "app-properties, container-limits, workload, ladder, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, lines, note_chars, bulk_rows"),
@@ -368,10 +369,11 @@ def test_recipe_hash_changes_with_any_file_content_or_name(tree):
 
 
 class _FolderOnly:
-    """What recipe_hash reads from a Recipe: its folder."""
+    """What recipe_hash reads from a Recipe: its folder (and a ladder's rungs: none)."""
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self.change = SimpleNamespace(rungs=())
 
 
 # --------------------------------------------------------------------------- the schema
@@ -410,7 +412,7 @@ def test_schema_enums_match_the_library():
     assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
-                     "container-limits", "workload", "none"]
+                     "container-limits", "workload", "ladder", "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles"]

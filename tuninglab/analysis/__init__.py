@@ -6,7 +6,8 @@
   its load curve (saturation, latency knee), so a page can show where each configuration
   saturates and what happens past it;
 - ``sweep`` (and ``sweep-by-load``, one curve per load level): the curve, its best value, its
-  knee and a recommendation (curves.py);
+  knee and a recommendation (curves.py); when the load levels are a load, each value also gets
+  its load curve (``load_curves``: a ladder's configurations side by side over the users);
 - ``load``: throughput and latency over load levels, saturation and latency knee.
 
 Validity comes first: trials with errors of the system under test make an A/B run invalid
@@ -54,8 +55,12 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
             curve["load"] = None if load is None else {plan.load_key: load}
             curves.append(curve)
         headline = curves[0].get("headline")
-        return {"kind": plan.kind, "curves": curves,
-                "verdict": headline["verdict"] if headline else None}
+        out = {"kind": plan.kind, "curves": curves,
+               "verdict": headline["verdict"] if headline else None}
+        if plan.load_key in LOAD_AXES:
+            out["load_curves"] = [_level_curve(plan, trials, level, confidence, failed)
+                                  for level in plan.change_levels]
+        return out
     if plan.kind == LOAD:
         curve = load_curve(trials, list(plan.arms), key=plan.load_key, confidence=confidence,
                            failed=failed)

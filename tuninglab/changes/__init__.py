@@ -12,6 +12,7 @@ from .checks import ChangeNotEffective, Check, require, same
 from .container_limits import ContainerLimitsChange
 from .jboss_cli import JbossCliChange
 from .jvm_options import JvmOptionsChange
+from .ladder import LadderChange
 from .none import NoChange
 from .postgresql_conf import PostgresConfChange, parse_pg_fragment
 from .workload import WorkloadChange
@@ -21,7 +22,7 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
-    PostgresConfChange, WorkloadChange)}
+    PostgresConfChange, WorkloadChange, LadderChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

@@ -9,7 +9,8 @@ A change kind is a small class registered in ``changes/__init__.py``. It answers
 - ``node_config``: the node's JVM options and container limits for an arm;
 - ``operations``: management operations to apply to the node of an arm, and whether that arm
   applies them (a baseline node still reads the same attributes back, to prove it holds the
-  values it had before);
+  values it had before); ``operation_groups`` the same for a kind that bundles several
+  changes, each applied or not by an arm (a ladder's rungs, ladder.py);
 - ``read_back``: extra proof read from the running node (JVM arguments, the container's
   limits, the app's own report);
 - ``load_for`` and ``read_back_load``: a change made by the load generator instead of a server
@@ -76,6 +77,11 @@ class ChangeKind:
         """(management operations the kind writes, whether this arm applies them)."""
         return [], False
 
+    def operation_groups(self, arm: Arm) -> list[tuple[list[Operation], bool]]:
+        """The operations in groups, each with whether this arm applies it: one group for a
+        kind that makes one change."""
+        return [self.operations(arm)]
+
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         return []
 
@@ -98,8 +104,12 @@ class ChangeKind:
         operations written (an arm without the change gets back what the baseline had,
         ``state.before``). A runtime switch must not leave the server waiting for a reload.
         The engine's verification reads everything back afterwards."""
-        ops, applied = self.operations(arm)
         m = stack.management_of(node)
+        for ops, applied in self.operation_groups(arm):
+            self._apply_group(m, ops, applied, state)
+        return []
+
+    def _apply_group(self, m, ops: list[Operation], applied: bool, state) -> None:
         # Undo in reverse order: a handler a later operation put in use is released first.
         for op in (ops if applied else list(reversed(ops))):
             before = state.before.get(model.target(op))
@@ -109,7 +119,6 @@ class ChangeKind:
                     f"{op.where}: the server needs a reload before {op.address_text} takes "
                     f"effect, so this change cannot switch at runtime; allowed: change.switch = "
                     f"\"reload\" in the recipe")
-        return []
 
     # -- for pages and results -----------------------------------------------------------------
     def describe(self, arm: Arm | None = None) -> str:

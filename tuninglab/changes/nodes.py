@@ -44,25 +44,26 @@ def baseline_operations(setup: Setup) -> list[Operation]:
 
 
 def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> NodeState:
-    """Apply the baseline set-up and, if the arm applies it, the change; reload once."""
+    """Apply the baseline set-up and the change's operations this arm applies; reload once."""
     m = stack.management_of(node)
-    change_ops, applied = kind.operations(arm)
+    groups = kind.operation_groups(arm)
     state = NodeState(baseline_operations(setup))
     for op in state.baseline_ops:
         model.apply(m, op)
     # Recorded after the baseline: what the change replaces is the baseline's value (a
     # baseline may set the very attribute the change sets, e.g. a small pool made larger).
-    every_op = [op for other in kind.arms for op in kind.operations(other)[0]] or change_ops
+    every_op = [op for other in kind.arms for op in kind.operations(other)[0]] or \
+        [op for ops, _ in groups for op in ops]
     state.before = model.record(m, every_op)
-    for op in change_ops:
-        if op.name == "add" and state.before[model.target(op)].existed and applied:
+    applied_ops = [op for ops, applied in groups if applied for op in ops]
+    for op in applied_ops:
+        if op.name == "add" and state.before[model.target(op)].existed:
             raise ChangeNotEffective(
                 f"{op.where}: {op.address_text} already exists in the baseline; a change file "
                 f"may only add what the baseline does not have")
-    if applied:
-        for op in change_ops:
-            model.apply(m, op)
-    if state.baseline_ops or (applied and change_ops):
+    for op in applied_ops:
+        model.apply(m, op)
+    if state.baseline_ops or applied_ops:
         m.reload()
     return state
 
@@ -71,17 +72,19 @@ def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> li
     """Every check that the node runs what its arm says; raises ChangeNotEffective if not."""
     m = stack.management_of(node)
     url = stack.nodes[node].app_url()
-    change_ops, applied = kind.operations(arm)
+    groups = kind.operation_groups(arm)
     checks = []
-    overridden = {model.target(op) for op in change_ops} if applied else set()
+    overridden = {model.target(op) for ops, applied in groups if applied for op in ops}
     kept = [op for op in state.baseline_ops if model.target(op) not in overridden]
     for op in kept:  # an overridden one is covered by the change's own read-back
         checks += model.read_back(m, op, True, None)
-    for op in change_ops:
-        checks += model.read_back(m, op, applied, state.before.get(model.target(op)))
+    for ops, applied in groups:
+        for op in ops:
+            checks += model.read_back(m, op, applied, state.before.get(model.target(op)))
     try:
         checks += model.app_checks(m, url, kept, True, {})
-        checks += model.app_checks(m, url, change_ops, applied, state.before)
+        for ops, applied in groups:
+            checks += model.app_checks(m, url, ops, applied, state.before)
     except ChangeNotEffective as exc:  # the app failed to answer: its server log says why
         raise ChangeNotEffective(f"{node} ({arm.label}): {exc}\n--- the end of {node}'s log ---\n"
                                  f"{stack.nodes[node].tail_logs(30)}") from exc
@@ -113,7 +116,7 @@ def compare_models(stack, kind: ChangeKind, arms: dict[str, Arm]) -> list[Check]
         checks.append(Check(f"{other} differs from {nodes[0]} only where the change writes",
                             "no other difference", ", ".join(stray[:10]) or "no other difference",
                             not stray))
-    settings = {(kind.applies(arm), tuple(map(str, kind.operations(arm)[0])))
+    settings = {tuple((applied, tuple(map(str, ops))) for ops, applied in kind.operation_groups(arm))
                 for arm in arms.values()}
     if ops and len(settings) > 1:
         checks.append(Check("the change alters the configuration between the nodes",
