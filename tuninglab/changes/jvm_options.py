@@ -54,6 +54,8 @@ class JvmOptionsChange(ChangeKind):
                 if any(_option_name(token) in line for token in mine if token.startswith("-XX:"))]
         checks += [Check("the JVM honours its options", "no warning about them", line, False)
                    for line in said]
+        if "-XX:+UseTransparentHugePages" in mine:
+            checks.append(_huge_pages_check(stack, node))
         return checks
 
     def _start_warnings(self, stack, node: str) -> list[str]:
@@ -74,6 +76,26 @@ class JvmOptionsChange(ChangeKind):
         if arm is None:
             return f"jvm-options: '{self.recipe.stack.jvm_options}' -> '{self.change.jvm_options}'"
         return f"jvm-options: '{self.options(arm)}'"
+
+
+# The JVM's own process in its container, and what of its memory the kernel backs with
+# transparent huge pages (results/probes/thp-check/ measured it with and without the option).
+SMAPS = ("for p in /proc/[0-9]*; do if grep -q jboss-modules $p/cmdline 2>/dev/null; then "
+         "grep AnonHugePages $p/smaps_rollup; fi; done")
+
+
+def _huge_pages_check(stack, node: str) -> Check:
+    """-XX:+UseTransparentHugePages starts without a warning where the kernel's THP mode is
+    madvise or always, but whether the heap got huge pages is the kernel's to say."""
+    try:
+        text = stack.nodes[node].run(["sh", "-c", SMAPS])
+        found = re.search(r"AnonHugePages:\s+(\d+) kB", text)
+        kb = int(found.group(1)) if found else 0
+        actual = f"{kb} kB" if found else f"no JVM process with smaps_rollup ({text.strip()[:80]})"
+    except RuntimeError as error:
+        kb, actual = 0, str(error)[:200]
+    return Check("the JVM's memory backed by transparent huge pages (AnonHugePages)",
+                 "more than 0 kB", actual, kb > 0)
 
 
 def _option_name(token: str) -> str:
