@@ -47,6 +47,11 @@ def cells(recipe_id: str):
         '    print(f"variant JVM options:  {recipe.change.jvm_options}")\n'
         "if recipe.change.workload:\n"
         '    print(f"variant workload (the load generator): {recipe.change.workload}")\n'
+        "if recipe.cluster:\n"
+        '    print(f"cluster: {recipe.cluster.nodes} nodes, CPUs {recipe.cluster.cpus}, behind "\n'
+        '          f"a balancer with policy {recipe.cluster.policy}")\n'
+        "if recipe.change.policy:\n"
+        '    print(f"variant balancer policy: {recipe.change.policy}")\n'
         "for rung in recipe.change.rungs:\n"
         '    print(f"rung {rung.name!r}: JVM options \'{rung.jvm_options}\', adopts "\n'
         '          f"{\', \'.join(rung.adopts) or \'nothing\'}")\n'

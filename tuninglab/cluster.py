@@ -30,16 +30,18 @@ from dataclasses import dataclass, field
 from . import interference
 from .containers import Balancer
 from .load import smoke_test
+from .plan import CLUSTER_TARGET
 from .stack import NodeConfig, Stack
 from .together import together
 
 __all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
-           "verify", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS", "BALANCER_NAME"]
+           "verify", "wait_until_formed", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS",
+           "BALANCER_NAME"]
 
 MAX_NODES = 8
 MIN_CPUS = 0.05  # below this a node cannot boot within its start-up timeout
 CLUSTER_ALIAS = "cluster"  # every node's extra name on the network; DNS_PING asks for it
-BALANCER_NAME = "lb"
+BALANCER_NAME = CLUSTER_TARGET
 PROBE_NAME = "cluster"  # results/probes/cluster/
 EE_CHANNEL = (("subsystem", "jgroups"), ("channel", "ee"))
 TCP_STACK = (("subsystem", "jgroups"), ("stack", "tcp"))
@@ -69,7 +71,6 @@ class ClusterSpec:
     cpus: tuple[float, ...]
     policy: str = "roundrobin"
     server_maxconn: int = 0
-    memory: str = "2g"
     cpuset: str = "1"
 
     @property
@@ -122,7 +123,7 @@ class ClusterSpec:
     def node_configs(self, base: NodeConfig = NodeConfig()) -> dict[str, NodeConfig]:
         """Each node's configuration: standalone-ha, its quota, its JGroups name, the alias."""
         return {name: base.with_changes(
-            cpuset=self.cpuset, cpus=cpus, memory=self.memory, server_config="standalone-ha.xml",
+            cpuset=self.cpuset, cpus=cpus, server_config="standalone-ha.xml",
             jvm_options=f"{base.jvm_options} -Djboss.node.name={name}",
             network_aliases=(CLUSTER_ALIAS,))
             for name, cpus in zip(self.names, self.cpus)}
@@ -147,15 +148,16 @@ class ClusterReport:
 
 
 def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
-         view_timeout_s: float = 90.0) -> ClusterReport:
+         view_timeout_s: float = 90.0, base: NodeConfig = NodeConfig()) -> ClusterReport:
     """Start the spec's nodes on ``stack`` (which must have no nodes yet), let them find each
-    other, and put the balancer in front of them. Timings go into ``report``."""
+    other, and put the balancer in front of them. ``base``: what the nodes have in common
+    (JVM options, memory) before the spec gives each its quota. Timings go into ``report``."""
     report = report or ClusterReport()
     began = time.monotonic()
     say = stack.progress
     say(f"cluster: starting {spec.nodes} standalone-ha node(s) ({_cpus_text(spec.cpus)} CPU "
         f"each on cpuset {spec.cpuset})")
-    report.nodes_started_s = stack.add_nodes(spec.node_configs())
+    report.nodes_started_s = stack.add_nodes(spec.node_configs(base))
     step = time.monotonic()
     together(spec.names, lambda name: _configure_discovery(stack, name))
     report.configured_s = time.monotonic() - step
@@ -198,6 +200,13 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
         raise ClusterError(f"node(s) {', '.join(idle)} served no request through the balancer "
                            f"(requests by node: {report.requests_by_node})")
     return report
+
+
+def wait_until_formed(stack: Stack, spec: ClusterSpec, timeout_s: float = 90.0) -> None:
+    """After the nodes reloaded (a configuration step): one view again, every node up behind
+    the balancer."""
+    _wait_for_view(stack, spec.names, timeout_s)
+    stack.balancers[BALANCER_NAME].wait_until_up(timeout_s)
 
 
 def probe(spec: ClusterSpec, progress=print) -> dict:

@@ -216,6 +216,11 @@ class Balancer(LabContainer):
 
     def start(self) -> "Balancer":
         super().start()
+        self.wait_until_up()
+        return self
+
+    def wait_until_up(self, seconds: float = 20) -> None:
+        """Until every node passed its health check (after start, or after nodes reloaded)."""
         down = ["(no runtime API yet)"]
 
         def all_up() -> bool:  # the runtime API answers and every node passed its health check
@@ -226,9 +231,8 @@ class Balancer(LabContainer):
                 down[:] = ["(no runtime API yet)"]
             return not down
 
-        self._wait_until(all_up, 20, lambda: f"the balancer does not see node(s) "
-                                             f"{', '.join(down)} up after 20 s")
-        return self
+        self._wait_until(all_up, seconds, lambda: f"the balancer does not see node(s) "
+                                                  f"{', '.join(down)} up after {seconds:.0f} s")
 
     def stats(self) -> dict[str, dict[str, str]]:
         """HAProxy's statistics of the nodes' backend: a row per node and one for the backend

@@ -5,7 +5,10 @@ The stages, each in its own module:
 1. ``plan.compile_plan``: the arms (A/B is the two-arm case), the layout (a crossover of two
    nodes, one shared node, or a node per level) and how the change switches;
 2. ``design.blocks``: slots in randomized mirrored blocks, and a crossover's periods;
-3. ``stack.Stack``: the containers, with the application-server nodes of the layout;
+3. ``stack.Stack``: the containers, with the application-server nodes of the layout, or a
+   cluster behind a balancer formed on it (``topology``); an arm's target is a node or the
+   balancer, and everything done to a node is done to each node of the target
+   (``Stack.members``);
 4. ``changes``: every node configured for its first arm, read back, and the nodes' models
    compared;
 5. ``warmup``: every node brought to its plateau (nodes measured side by side warm together);
@@ -29,7 +32,7 @@ from typing import Callable
 import docker
 
 from . import (changes, design, layout, load, preflight, provenance, result, stackpool,
-               staleness, stats, store, telemetry, warmup)
+               staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .changes import nodes as node_setup
@@ -106,11 +109,18 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     first = plan.arms_by_node(blocks[0].orientation)
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
-    reuse = prof.reuse_stack and stackpool.enabled()
-    with Stack(stack_config(recipe), progress=say, nodes=configs, reuse=reuse) as stack:
+    servers = topology.topology_for(recipe)
+    reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
+    with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
+               reuse=reuse) as stack:
+        servers.start(stack, configs)
         run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed))
         verified = run.configure(first)
-        static = _static_provenance(stack, plan, code)  # while every node runs
+        whole = servers.verify(stack)  # a cluster: one view, the policy, every node served
+        if whole:
+            verified["servers"] = [c.as_dict() for c in whole]
+        static = {**_static_provenance(stack, plan, code),  # while every node runs
+                  **servers.provenance()}
         warmups = run.warm_up(first)
         trials, queue_log = run.blocks(blocks)
         stack.keep()
@@ -171,18 +181,20 @@ class _Run:
         Nodes are smoke-tested and configured while still wide (every CPU, no quota: seconds
         instead of tens of seconds on a cold JVM), then put under their limits and verified."""
         stack, say = self.stack, self.say
-        together(arms, lambda node: load.smoke_test(stack.loadgen, target=node))
+        together(arms, lambda target: load.smoke_test(stack.loadgen, target=target))
         say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
         checks = {"database": node_setup.apply_db_baseline(stack, self.recipe.baseline)}
-        for node, arm in arms.items():
+        by_node = {node: arm for target, arm in arms.items() for node in stack.members(target)}
+        for node, arm in by_node.items():
             self.states[node] = node_setup.configure(stack, node, self.kind, arm,
                                                      self.recipe.baseline)
-            self.holding[node] = arm.level
-        checks["nodes compared"] = node_setup.compare_models(stack, self.kind, arms)
-        for node in arms:
+        for target, arm in arms.items():
+            self.holding[target] = arm.level
+        checks["nodes compared"] = node_setup.compare_models(stack, self.kind, by_node)
+        for node in by_node:
             stack.restore(node)
         checks["preflight"] = self.kind.prepare(stack)
-        for node, arm in arms.items():
+        for node, arm in by_node.items():
             checks[node] = node_setup.verify(stack, node, self.kind, arm, self.states[node])
         total = sum(len(c) for c in checks.values())
         say(f"verify: {total} checks passed (baseline, change read back on every node, nodes "
@@ -251,10 +263,15 @@ class _Run:
         the server's code paths matter: in the compile phase the node runs without its limits,
         so their read-back fails there, and that is expected."""
         try:
-            node_setup.verify(self.stack, node, self.kind, arm, self.states[node])
+            self.verify(node, arm)
         except changes.ChangeNotEffective:
             pass
         telemetry.snapshot(self.stack, node, self.recipe.metrics.runtime)
+
+    def verify(self, target: str, arm: Arm) -> list:
+        """Every node of the target runs what the arm says (node_setup.verify)."""
+        return [check for node in self.stack.members(target)
+                for check in node_setup.verify(self.stack, node, self.kind, arm, self.states[node])]
 
     # -- the trial loop -------------------------------------------------------------------------
     def blocks(self, blocks: list[design.Block]) -> tuple[list[dict], dict]:
@@ -315,7 +332,7 @@ class _Run:
         for arm in arms:
             node = nodes[arm.id]
             found = self.switcher.before_slot(node, arm)
-            found += node_setup.verify(stack, node, self.kind, arm, self.states[node])
+            found += self.verify(node, arm)
             checks[arm.id] = found
         # The k6 data stream follows the node, not the arm: rows a node's users touch are the
         # node's for the whole run, and a difference between them cancels like the node's own.
@@ -364,7 +381,7 @@ class _Run:
                  "transactions": numbers["transactions"], "telemetry": window,
                  "checks": [c.as_dict() for c in checks],
                  # Failed requests come with the server's own words for them.
-                 "server_errors": stack.nodes[node].error_lines() if errors else []}
+                 "server_errors": stack.error_lines(node) if errors else []}
         self.trials.append(trial)
         m = trial["metrics"]
         reasons = "; ".join(errors + disturbances)
@@ -435,12 +452,13 @@ def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: fl
 
 
 def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:
-    first = plan.nodes[0]
+    nodes = [node for target in plan.nodes for node in stack.members(target)]
+    first = nodes[0]
     return {"versions": provenance.versions(stack, first), "images": provenance.images(stack),
             "wildfly_derived": provenance.wildfly_derived(stack, first),
             "nodes": {n: {"config": vars(stack.node_configs[n]) | {
                           "jvm_command_line": stack.node_configs[n].jvm_command_line()},
-                          "jvm": provenance.jvm_facts(stack, n)} for n in plan.nodes},
+                          "jvm": provenance.jvm_facts(stack, n)} for n in nodes},
             "placement": {"db": stack.config.db_cpuset, "loadgen": stack.config.loadgen_cpuset,
                           "engine_local": stack.local_engine},
             "stack_inputs": staleness.stack_inputs_hash(),

@@ -31,6 +31,10 @@ changes/base.py):
   the luck of that launch (two identical nodes differ by several per cent) inside the value's
   effect; with ``launches`` > 1 in the profile, every node starts anew between periods and the
   analysis counts the launches (experiment.period_blocks, analysis/curves.py).
+
+A recipe with ``[cluster]`` runs every arm on its one cluster, through the balancer
+(``CLUSTER_TARGET``), the setting switched in place on every node of it: the shared layout,
+whatever the plan compares (a cluster side by side with another would halve every node).
 """
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ from .recipe import Recipe
 
 __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", "LOAD",
            "AB_BY_LOAD", "SWEEP_BY_LOAD", "CROSSOVER", "SHARED", "PER_LEVEL", "CROSSOVER_NODES",
-           "SWITCHES", "RUNTIME", "RELOAD", "RESTART", "DATABASE"]
+           "SWITCHES", "RUNTIME", "RELOAD", "RESTART", "DATABASE", "CLUSTER_TARGET"]
 
 BASELINE, VARIANT = "baseline", "variant"
 
@@ -63,6 +67,7 @@ CROSSOVER = "crossover"
 SHARED = "shared"
 PER_LEVEL = "per-level"
 CROSSOVER_NODES = ("app-1", "app-2")
+CLUSTER_TARGET = "lb"  # the balancer's name: where a cluster recipe's load goes (cluster.py)
 
 
 @dataclass(frozen=True)
@@ -178,14 +183,15 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
         levels = [lv for i, lv in enumerate(levels) if i in (0, len(levels) - 1)]
         load_values = tuple(v for i, v in enumerate(load_values) if i in (0, len(load_values) - 1))
     kind = _kind(recipe)
-    layout = _layout(kind, switch)
+    layout = SHARED if recipe.cluster else _layout(kind, switch)
     arms = []
     for level, value in levels:
         for load in load_values:
             parts = [p for p in (level, None if load is None else f"{loads.key}={load}") if p]
             arm_id = "/".join(parts) or "load"
             overrides = {} if load is None else {loads.key: load}
-            node = {CROSSOVER: None, SHARED: "app"}.get(layout, f"app-{_slug(level or '')}")
+            node = {CROSSOVER: None, SHARED: CLUSTER_TARGET if recipe.cluster else "app"}.get(
+                layout, f"app-{_slug(level or '')}")
             arms.append(Arm(id=arm_id, label=_label(recipe, level, loads, load), level=level,
                             value=value, load=overrides, node=node))
     plan = Plan(kind=kind, arms=tuple(arms),

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import changes, layout
 from .interference import cpuset_cpus
-from .plan import compile_plan
+from .plan import DATABASE, RUNTIME, compile_plan
 from .recipe import Recipe, RecipeError
 
 __all__ = ["check", "problems", "HEADROOM_MB", "heap_mb", "memory_mb"]
@@ -74,6 +74,7 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
     if kind is None:
         return found
     found += _baseline_files(recipe)
+    found += _cluster_problems(recipe, where, kind)
     nodes = {}
     for arm in plan.arms:
         try:
@@ -114,6 +115,24 @@ def _bind(recipe, where):
     plan = compile_plan(recipe, switch=kind.switch)
     kind.bind(plan.arms)
     return kind, plan, []
+
+
+def _cluster_problems(recipe, where, kind) -> list[str]:
+    """A [cluster] that cannot be formed, or a change that cannot switch on a running one."""
+    if recipe.cluster is None:
+        return []
+    from .topology import cluster_spec
+    try:
+        cluster_spec(recipe)
+    except RecipeError as error:
+        return [str(error)]
+    if kind.switch not in (RUNTIME, DATABASE):
+        return [f"{where}: change.kind: {recipe.change.kind} switches by {kind.switch}, and a "
+                f"cluster's arms share its nodes, switched in place before every trial; allowed "
+                f"with [cluster]: a change that switches at runtime or in the database "
+                f"(balancer-policy, jboss-cli with switch = \"runtime\", postgresql-conf, "
+                f"workload, none)"]
+    return []
 
 
 def _baseline_files(recipe) -> list[str]:

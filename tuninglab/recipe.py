@@ -45,6 +45,7 @@ __all__ = [
     "Profile",
     "Sweep",
     "Rung",
+    "ClusterTable",
     "LoadLevels",
     "SourceCurve",
     "PLACEHOLDER",
@@ -71,6 +72,7 @@ CHANGE_KEYS = {
     "container-limits": ("limits",),
     "workload": ("workload",),
     "ladder": ("rungs",),
+    "balancer-policy": ("policy",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
@@ -143,6 +145,16 @@ class ContainerLimits:
 
 
 @dataclass(frozen=True)
+class ClusterTable:
+    """``[cluster]``: nodes behind a balancer (checked and built by cluster.ClusterSpec.of)."""
+
+    nodes: int
+    cpus: float | tuple[float, ...]
+    policy: str = "roundrobin"
+    server_maxconn: int = 0
+
+
+@dataclass(frozen=True)
 class Rung:
     """One configuration of a ladder: its JVM options and the recipes whose change it adopts
     (their ids; changes/ladder.py reads them)."""
@@ -164,6 +176,7 @@ class Change:
     workload: dict = field(default_factory=dict)  # kind workload: the variant's client keys
     switch: str | None = None  # jboss-cli and none: how an arm's setting is put on a server
     rungs: tuple[Rung, ...] = ()  # kind ladder: the configurations, in the ladder's order
+    policy: str | None = None  # kind balancer-policy: the variant's policy (or {value})
 
     @property
     def is_none(self) -> bool:
@@ -265,6 +278,7 @@ class Recipe:
     profiles: dict[str, Profile]
     sweep: Sweep | None = None
     load_levels: LoadLevels | None = None
+    cluster: ClusterTable | None = None
 
     @property
     def repo_root(self) -> Path:
@@ -620,6 +634,10 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
+    if kind == "balancer-policy" and "cluster" not in data:
+        problems.append(Problem("change.kind", "balancer-policy changes the balancer in front of "
+                                               "a cluster, and the recipe has no [cluster]; "
+                                               "allowed: a [cluster] table"))
     if kind == "none" and "load_levels" not in data and data["source"]["expected"] != "no-change":
         problems.append(Problem(
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
@@ -832,6 +850,7 @@ def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
         profiles=_build_profiles(data.get("profiles", {})),
         sweep=_build_sweep(data.get("sweep")) or _ladder_sweep(data),
         load_levels=_build_load_levels(data.get("load_levels")),
+        cluster=_build_cluster(data.get("cluster")),
     )
 
 
@@ -854,6 +873,15 @@ def _build_sweep(sweep: dict | None) -> Sweep | None:
     return Sweep(name=sweep["name"], unit=sweep.get("unit", ""), values=values,
                  reference=sweep.get("reference", values[0]),
                  cheaper=sweep.get("cheaper", "lower"))
+
+
+def _build_cluster(table: dict | None) -> ClusterTable | None:
+    if table is None:
+        return None
+    full = _with_defaults(table, "cluster")
+    cpus = full["cpus"]
+    return ClusterTable(nodes=full["nodes"], cpus=tuple(cpus) if isinstance(cpus, list) else cpus,
+                        policy=full["policy"], server_maxconn=full["server_maxconn"])
 
 
 def _ladder_sweep(data: dict) -> Sweep | None:
@@ -898,6 +926,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         properties=dict(change.get("properties", {})),
         workload=dict(change.get("workload", {})),
         switch=change.get("switch"),
+        policy=change.get("policy"),
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

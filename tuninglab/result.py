@@ -63,7 +63,9 @@ KEYS = {
               "order of the blocks and the periods' orientations (+1: the first change level on "
               "app-1)",
     "verified": "the checks read back before measuring, by where they ran (`database`, `nodes "
-                "compared`, `preflight`, one per node): `[{what, expected, actual, ok}]`",
+                "compared`, `preflight`, one per node, and `servers` for a cluster: every node's view, the "
+                "balancer's policy, the requests each node served through it): "
+                "`[{what, expected, actual, ok}]`",
     "warmup": "per node: `{node, window_s, compile_max_s, plateau_max_s, rule, steady, seconds, "
               "windows: [{phase, seconds, throughput, error_rate, jit_busy, ...}]}`",
     "validity": "`{valid, problems, errors, disturbed, unresolved_blocks}`: problems invalidate "
@@ -85,13 +87,15 @@ KEYS = {
               "window_s, settle_s, drained_s (seconds waited for the node to finish the previous "
               "window's requests), "
               "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
-              "transactions, telemetry, checks, server_errors (the node's ERROR log lines "
+              "transactions, telemetry (a cluster's: its nodes' CPU together, its busiest "
+              "compiler, and `members`, each node's own figures and requests), checks, server_errors (the node's ERROR log lines "
               "after a trial with failed requests)}`",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
                   "jvm}}, placement, stack_inputs, stack_ready_s, recipe_hash, measured_hash (the "
                   "recipe without its prose: what staleness compares), git_commit, "
-                  "git_dirty, git_dirty_paths}`",
+                  "git_dirty, git_dirty_paths, cluster (a recipe with [cluster]: its spec, and what forming it "
+                  "took: `formed`)}`",
 }
 METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "
           "them in reverse order); A/B arms of the application server in a crossover (two nodes "

@@ -255,6 +255,25 @@ class Stack:
         balancer.start()
         return time.monotonic() - began
 
+    def members(self, target: str) -> list[str]:
+        """The nodes behind a load target: a balancer's nodes, or the node itself."""
+        if target in self.balancers:
+            return list(self.balancers[target].backends)
+        return [target]
+
+    def balancer_of(self, node: str) -> Balancer:
+        """The balancer in front of a node (a cluster's member)."""
+        for balancer in self.balancers.values():
+            if node in balancer.backends:
+                return balancer
+        raise KeyError(f"no balancer in front of {node!r}; balancers: "
+                       f"{', '.join(self.balancers) or 'none'}")
+
+    def error_lines(self, target: str) -> list[str]:
+        """The ERROR lines of the target's nodes' logs, each with its node's name."""
+        return [f"{node}: {line}" if node != target else line
+                for node in self.members(target) for line in self.nodes[node].error_lines()]
+
     @property
     def app(self) -> WildFlyNode:
         """The only node (for stacks that have exactly one)."""

@@ -59,7 +59,9 @@ class InPlaceSwitcher(Switcher):
             # Already there: writing it again would be harmless for an attribute but fails
             # for a resource the change adds ("Duplicate resource").
             return []
-        found = run.kind.apply_arm(run.stack, node, arm, run.states[node])
+        # A cluster's balancer is one target and each of its nodes gets the setting.
+        found = [check for member in run.stack.members(node)
+                 for check in run.kind.apply_arm(run.stack, member, arm, run.states[member])]
         run.holding[node] = arm.level
         return found
 

@@ -25,22 +25,26 @@ RUNTIME_SOURCES = {
 }
 
 
-def snapshot(stack, node: str, runtime: tuple[str, ...]) -> dict:
-    """Every counter the window needs, read as close together as possible (CPU first)."""
-    roles = ["db", "loadgen", *stack.nodes]
+def snapshot(stack, target: str, runtime: tuple[str, ...]) -> dict:
+    """Every counter the window needs, read as close together as possible (CPU first).
+    ``target`` is what the load went to: a node, or a balancer whose nodes are read each."""
+    roles = ["db", "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
             "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
-            "host": interference.host_snapshot(stack.local_engine)}
-    management = stack.management_of(node)
-    snap["gc"] = _gc_totals(management)
-    snap["jit_s"] = compilation_seconds(management)
-    for name in runtime:
-        if name in RUNTIME_SOURCES:
-            snap[name] = _runtime(management, RUNTIME_SOURCES[name])
+            "host": interference.host_snapshot(stack.local_engine), "members": {}}
+    for node in stack.members(target):
+        management = stack.management_of(node)
+        member = {"gc": _gc_totals(management), "jit_s": compilation_seconds(management)}
+        for name in runtime:
+            if name in RUNTIME_SOURCES:
+                member[name] = _runtime(management, RUNTIME_SOURCES[name])
+        snap["members"][node] = member
+    if target in stack.balancers:
+        snap["requests_by_node"] = stack.balancers[target].requests_by_node()
     return snap
 
 
-def window(stack, node: str, before: dict, after: dict, transactions: int, load_s: float,
+def window(stack, target: str, before: dict, after: dict, transactions: int, load_s: float,
            shared_by: int = 1) -> dict:
     """Derived telemetry of one window; CPU per transaction in milliseconds.
 
@@ -48,45 +52,84 @@ def window(stack, node: str, before: dict, after: dict, transactions: int, load_
     load; utilisation and GC share are taken over ``load_s``, the seconds the load ran.
     ``shared_by`` arms measured side by side share the database and the load generator: their
     CPU is the window's total, and the database's CPU per transaction of one arm is not known.
+
+    A target with several nodes (a cluster) reads as one application server: ``app`` is their
+    CPU together, GC their sum, ``jit_busy`` the busiest node's compiler; ``members`` has each
+    node's own figures and the requests the balancer gave it.
     """
     cpu = {role: after["cpu_s"][role] - before["cpu_s"][role] for role in after["cpu_s"]}
-    node_config = stack.node_configs[node]
+    members = list(after["members"])
     allowed = {"db": len(interference.cpuset_cpus(stack.config.db_cpuset)),
-               "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset)),
-               node: node_config.cpus or len(interference.cpuset_cpus(node_config.cpuset))}
-    containers = {}
-    for role in ("db", "loadgen", node):
-        containers["app" if role == node else role] = {
-            "cpu_s": cpu[role], "allowed_cpus": allowed[role],
-            "cpu_utilisation": cpu[role] / load_s / allowed[role] if load_s > 0 else None,
-            **stack.meter(role).memory()}
-    idle_nodes_cpu_s = sum(cpu[n] for n in stack.nodes if n != node)
+               "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset))}
+    app_cpu_s = sum(cpu[n] for n in members)
+    app_allowed = sum(_allowed_cpus(stack.node_configs[n]) for n in members)
+    containers = {role: {"cpu_s": cpu[role], "allowed_cpus": allowed[role],
+                         "cpu_utilisation": cpu[role] / load_s / allowed[role] if load_s > 0
+                         else None, **stack.meter(role).memory()} for role in ("db", "loadgen")}
+    memory = [stack.meter(n).memory() for n in members]
+    containers["app"] = {"cpu_s": app_cpu_s, "allowed_cpus": app_allowed,
+                         "cpu_utilisation": app_cpu_s / load_s / app_allowed if load_s > 0
+                         else None,
+                         **{key: sum(m[key] for m in memory) for key in memory[0]}}
+    idle_nodes_cpu_s = sum(cpu[n] for n in stack.nodes if n not in members)
     host = interference.host_window(before["host"], after["host"], stack_cpu_s=sum(cpu.values()),
                                     shared_cpus=stack.config.shared_cpus)
-    gc_ms = after["gc"]["time_ms"] - before["gc"]["time_ms"]
+    per = {n: _member_window(before["members"][n], after["members"][n], load_s) for n in members}
+    gc_ms = sum(m["gc_time_ms"] for m in per.values())
+    jit = [m["jit_busy"] for m in per.values() if m["jit_busy"] is not None]
     out = {
-        "window_s": after["t"] - before["t"], "load_s": load_s, "node": node,
+        "window_s": after["t"] - before["t"], "load_s": load_s, "node": target,
         "containers": containers, "other_nodes_cpu_s": idle_nodes_cpu_s,
         "interference": host,
-        "gc": {"count": after["gc"]["count"] - before["gc"]["count"], "time_ms": gc_ms,
-               "collectors": after["gc"]["collectors"]},
-        "cpu_per_tx_ms": cpu[node] * 1000 / transactions if transactions else None,
+        "gc": {"count": sum(m["gc_count"] for m in per.values()), "time_ms": gc_ms,
+               "collectors": after["members"][members[0]]["gc"]["collectors"]},
+        "cpu_per_tx_ms": app_cpu_s * 1000 / transactions if transactions else None,
         "db_cpu_per_tx_ms": cpu["db"] * 1000 / transactions if transactions and shared_by == 1
         else None,
         "shared_by": shared_by,
-        "gc_time_share": gc_ms / (load_s * 1000) if load_s > 0 else None,
+        "gc_time_share": gc_ms / (load_s * 1000 * len(members)) if load_s > 0 else None,
         # How busy the node's JIT compiler was: a warm node compiles little; a burst during a
         # window is the node changing under the measurement.
-        "jit_busy": ((after["jit_s"] - before["jit_s"]) / load_s
-                     if load_s > 0 and "jit_s" in after else None),
+        "jit_busy": max(jit) if jit else None,
     }
-    if "datasource-pool" in after:
-        out["datasource_pool"] = _pool_window(before.get("datasource-pool", {}),
-                                              after["datasource-pool"], transactions)
+    pools = [(before["members"][n].get("datasource-pool", {}), after["members"][n]["datasource-pool"])
+             for n in members if "datasource-pool" in after["members"][n]]
+    if pools:
+        out["datasource_pool"] = _pool_window(*_summed(pools), transactions)
     for name in ("io-worker", "jvm-memory"):
-        if name in after:
-            out[name.replace("-", "_")] = after[name]
+        if name in after["members"][members[0]]:
+            out[name.replace("-", "_")] = after["members"][members[0]][name]
+    if len(members) > 1:
+        for n in members:
+            per[n]["cpu_s"] = cpu[n]
+            if "requests_by_node" in after:
+                per[n]["requests"] = (after["requests_by_node"].get(n, 0)
+                                      - before["requests_by_node"].get(n, 0))
+            for name in ("io-worker", "jvm-memory"):
+                if name in after["members"][n]:
+                    per[n][name.replace("-", "_")] = after["members"][n][name]
+        out["members"] = per
     return out
+
+
+def _allowed_cpus(config) -> float:
+    return config.cpus or len(interference.cpuset_cpus(config.cpuset))
+
+
+def _member_window(before: dict, after: dict, load_s: float) -> dict:
+    return {"gc_count": after["gc"]["count"] - before["gc"]["count"],
+            "gc_time_ms": after["gc"]["time_ms"] - before["gc"]["time_ms"],
+            "jit_busy": (after["jit_s"] - before["jit_s"]) / load_s if load_s > 0 else None}
+
+
+def _summed(pairs: list[tuple[dict, dict]]) -> tuple[dict, dict]:
+    """Several nodes' pool statistics as one pool (counters and gauges added)."""
+    if len(pairs) == 1:
+        return pairs[0]
+    keys = ("TotalBlockingTime", "WaitCount", "TimedOut", "MaxUsedCount", "MaxWaitCount",
+            "ActiveCount")
+    return tuple({k: sum(_number(side.get(k)) for side in sides) for k in keys}
+                 for sides in zip(*pairs))
 
 
 def _gc_totals(management) -> dict:
@@ -128,23 +171,27 @@ def _number(value) -> float:
         return 0.0
 
 
-def wait_until_idle(stack, node: str, timeout_s: float = 30.0, poll_s: float = 0.2) -> float:
-    """Wait until the node's io worker has no busy task thread and nothing queued; return the
-    seconds waited (``timeout_s`` when it never got there).
+def wait_until_idle(stack, target: str, timeout_s: float = 30.0, poll_s: float = 0.2) -> float:
+    """Wait until the target's nodes' io workers have no busy task thread and nothing queued;
+    return the seconds waited (``timeout_s`` when it never got there).
 
     k6 stops a window without waiting for requests in flight (gracefulStop 0). In a closed
     model that leaves at most one request per user behind, but an open model past saturation
     leaves up to ``max_users`` queued on the server, and the next window's requests would wait
     behind them: on a one-core node that is seconds of another window's work.
     """
-    management = stack.management_of(node)
     began = time.monotonic()
+    for node in stack.members(target):
+        _wait_idle(stack.management_of(node), began, timeout_s, poll_s)
+    return min(time.monotonic() - began, timeout_s)
+
+
+def _wait_idle(management, began: float, timeout_s: float, poll_s: float) -> None:
     while True:
         worker = _runtime(management, IO_WORKER)
         if "error" in worker:
-            return 0.0  # a server that cannot say is not waited for; the window shows the rest
+            return  # a server that cannot say is not waited for; the window shows the rest
         busy = _number(worker.get("busy-task-thread-count")) + _number(worker.get("queue-size"))
-        waited = time.monotonic() - began
-        if busy == 0 or waited >= timeout_s:
-            return min(waited, timeout_s)
+        if busy == 0 or time.monotonic() - began >= timeout_s:
+            return
         time.sleep(poll_s)

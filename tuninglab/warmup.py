@@ -145,8 +145,9 @@ def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
              windows: dict[str, list[Window]], say: Progress, between_windows=None) -> None:
     """The compile phase of some nodes at once: wide, until every one is quiet or the cap."""
     elapsed, quiet = 0.0, dict.fromkeys(specs, 0)
-    for node in specs:
-        stack.widen(node)
+    members = [m for node in specs for m in stack.members(node)]
+    for member in members:
+        stack.widen(member)
     try:
         while elapsed < compile_max_s:
             found = _windows(stack, specs, "compile", windows, say, between_windows)
@@ -155,21 +156,24 @@ def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
             if min(quiet.values()) >= COMPILE_QUIET_WINDOWS:
                 break
     finally:
-        for node in specs:
-            stack.restore(node)
+        for member in members:
+            stack.restore(member)
 
 
 def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
              windows: dict[str, list[Window]], say: Progress,
              between_windows=None) -> dict[str, Window]:
-    """One 5 s window on every node at once."""
-    managements = {node: stack.management_of(node) for node in specs}
-    compiled_before = {node: compilation_seconds(m) for node, m in managements.items()}
+    """One 5 s window on every node at once (a balancer's nodes each: its JIT figure is the
+    busiest node's)."""
+    managements = {node: [stack.management_of(m) for m in stack.members(node)] for node in specs}
+    compiled_before = {node: [compilation_seconds(m) for m in ms]
+                       for node, ms in managements.items()}
     summaries = together(specs, lambda node: load.run(
         stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{len(windows[node])}"))
     found = {}
     for node, summary in summaries.items():
-        compiled = compilation_seconds(managements[node]) - compiled_before[node]
+        compiled = max(compilation_seconds(m) - before
+                       for m, before in zip(managements[node], compiled_before[node]))
         numbers = load.load_metrics(summary)
         window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
                         error_rate=numbers["error_rate"], jit_busy=compiled / WINDOW_S)

@@ -165,10 +165,28 @@ class _Kind:
         return []
 
 
+class _Members:
+    """What the switcher asks of a stack: the nodes behind a target ("lb": a cluster)."""
+
+    def members(self, target):
+        return ["app-1", "app-2"] if target == "lb" else [target]
+
+
 class _FakeRun:
     def __init__(self, holding):
-        self.kind, self.stack, self.holding = _Kind(), None, dict(holding)
+        self.kind, self.stack, self.holding = _Kind(), _Members(), dict(holding)
         self.states = {"app": None, "app-1": None, "app-2": None}
+
+
+def test_a_cluster_switches_every_node_behind_its_balancer_once_per_change():
+    from tuninglab.plan import Arm
+    from tuninglab.swaps import InPlaceSwitcher
+    run = _FakeRun({"lb": "baseline"})
+    switcher = InPlaceSwitcher(run)
+    change = Arm("variant", "Variant", "variant", None, node="lb")
+    switcher.before_slot("lb", change)
+    switcher.before_slot("lb", change)
+    assert run.kind.applied == [("app-1", "variant"), ("app-2", "variant")]
 
 
 def test_a_node_that_already_holds_the_arm_is_not_written_again():

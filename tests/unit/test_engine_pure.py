@@ -378,22 +378,32 @@ class _Meter:
 
 
 class _Stack:
-    """What telemetry.window reads of a stack: two nodes on half a CPU each."""
+    """What telemetry.window reads of a stack: two nodes on half a CPU each, or a cluster of
+    them behind the balancer "lb"."""
 
-    def __init__(self):
+    def __init__(self, balancers=None):
         from types import SimpleNamespace
         self.config = SimpleNamespace(db_cpuset="0", loadgen_cpuset="0", shared_cpus={0})
         self.node_configs = {n: SimpleNamespace(cpus=0.5, cpuset="1")
                              for n in ("app-baseline", "app-variant")}
         self.nodes = dict.fromkeys(self.node_configs)
+        self.balancers = balancers or {}
+
+    def members(self, target):
+        return list(self.balancers[target]) if target in self.balancers else [target]
 
     def meter(self, role):
         return _Meter()
 
 
-def _snapshot(t: float, cpu: float) -> dict:
-    return {"t": t, "host": None, "gc": {"time_ms": 0, "count": 0, "collectors": []},
-            "cpu_s": {"db": cpu, "loadgen": cpu, "app-baseline": cpu, "app-variant": cpu}}
+def _snapshot(t: float, cpu: float, members=("app-baseline",), jit=(0.0,), requests=None) -> dict:
+    out = {"t": t, "host": None,
+           "members": {m: {"gc": {"time_ms": 0, "count": 0, "collectors": []}, "jit_s": j}
+                       for m, j in zip(members, jit)},
+           "cpu_s": {"db": cpu, "loadgen": cpu, "app-baseline": cpu, "app-variant": cpu}}
+    if requests is not None:
+        out["requests_by_node"] = requests
+    return out
 
 
 @pytest.mark.parametrize("shared_by, expected", [(1, 200.0), (2, None)])
@@ -403,6 +413,27 @@ def test_database_cpu_per_transaction_only_when_the_arm_had_the_database_to_itse
                               transactions=10, load_s=10, shared_by=shared_by)
     assert window["db_cpu_per_tx_ms"] == expected
     assert window["cpu_per_tx_ms"] == 200.0  # the node's own CPU is its own either way
+    assert "members" not in window
+
+
+def test_a_cluster_reads_as_one_server_with_each_nodes_share():
+    """Its nodes' CPU together (per transaction and against their quotas together), the
+    busiest compiler for the JIT rule, and what each node did, requests included."""
+    from tuninglab import telemetry
+    nodes = ("app-baseline", "app-variant")
+    stack = _Stack(balancers={"lb": nodes})
+    window = telemetry.window(stack, "lb", _snapshot(0, 0.0, nodes, (0.0, 0.0), {"app-baseline": 5,
+                                                                                  "app-variant": 0}),
+                              _snapshot(10, 2.0, nodes, (1.0, 4.0), {"app-baseline": 15,
+                                                                     "app-variant": 30}),
+                              transactions=20, load_s=10)
+    assert window["cpu_per_tx_ms"] == 200.0  # 4 s of CPU over 20 transactions
+    assert window["containers"]["app"]["allowed_cpus"] == 1.0
+    assert window["containers"]["app"]["cpu_utilisation"] == pytest.approx(0.4)
+    assert window["jit_busy"] == pytest.approx(0.4)
+    assert {n: m["requests"] for n, m in window["members"].items()} == {"app-baseline": 10,
+                                                                         "app-variant": 30}
+    assert window["other_nodes_cpu_s"] == 0
 
 
 # --------------------------------------------------------------------------- validity of a run

@@ -152,7 +152,7 @@ def test_every_recipe_in_the_repository_is_valid():
     [
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
-         "app-properties, container-limits, workload, ladder, none"),
+         "app-properties, container-limits, workload, ladder, balancer-policy, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, lines, note_chars, bulk_rows"),
@@ -165,8 +165,8 @@ def test_every_recipe_in_the_repository_is_valid():
         ('cli = "baseline.cli"', 'cli = "base.cli"',
          "baseline.cli: 'base.cli' not found in recipes/guide/pool-size/"),
         ('title = "A', 'titel = "A',
-         "titel: unknown key; allowed keys: id, title, summary, source, stack, baseline, "
-         "change, sweep, workload, load_levels, metrics, tolerance, profiles"),
+         "titel: unknown key; allowed keys: id, title, summary, source, stack, cluster, "
+         "baseline, change, sweep, workload, load_levels, metrics, tolerance, profiles"),
         ('title = "A data-source pool far below the concurrency"\n', "",
          "title: missing; required keys at the top level: id, title, summary, source, "
          "change, workload"),
@@ -412,7 +412,7 @@ def test_schema_enums_match_the_library():
     assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
-                     "container-limits", "workload", "ladder", "none"]
+                     "container-limits", "workload", "ladder", "balancer-policy", "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles"]

@@ -1,0 +1,91 @@
+"""A recipe with [cluster]: its arms run on one cluster through the balancer, its change must
+switch on running nodes, and a cluster that cannot be formed is refused with the recipe's file
+and key before anything starts."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from tuninglab import changes, layout, preflight
+from tuninglab.plan import CLUSTER_TARGET, SHARED, SWEEP, compile_plan
+from tuninglab.recipe import RecipeError, load_recipe
+from tuninglab.topology import Cluster, Nodes, topology_for
+
+RECIPE = "cluster-balancing-policy"
+TOML = f"recipes/thesis/{RECIPE}/recipe.toml"
+
+
+@pytest.fixture
+def repo(tmp_path):
+    shutil.copytree(layout.recipes_dir() / "thesis" / RECIPE, tmp_path / "recipes" / "thesis" / RECIPE)
+    (tmp_path / "workloads").mkdir()
+    shutil.copy(layout.REPO_ROOT / "workloads" / "mixes.json", tmp_path / "workloads")
+    return tmp_path
+
+
+def _edit(repo, old: str, new: str):
+    path = repo / TOML
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+def _load(repo):
+    return load_recipe(repo / TOML)
+
+
+def test_every_arm_goes_to_the_balancer_of_one_cluster(repo):
+    recipe = _load(repo)
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    kind.bind(plan.arms)
+    assert plan.kind == SWEEP and plan.layout == SHARED
+    assert plan.nodes == [CLUSTER_TARGET] and {a.node for a in plan.arms} == {CLUSTER_TARGET}
+    assert [kind.policy(a) for a in plan.arms] == ["roundrobin", "random", "leastconn"]
+    servers = topology_for(recipe)
+    assert isinstance(servers, Cluster) and not servers.reuses_stacks
+    assert servers.spec.cpus == (0.3, 0.6) and servers.spec.names == ["app-1", "app-2"]
+    assert servers.initial_nodes({CLUSTER_TARGET: None}) == {}
+    assert preflight.problems(recipe) == []
+
+
+def test_a_recipe_without_a_cluster_keeps_its_nodes():
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "logging-async-handler")
+    assert isinstance(topology_for(recipe), Nodes) and not isinstance(topology_for(recipe), Cluster)
+    assert compile_plan(recipe, switch="runtime").nodes == ["app-1", "app-2"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("cpus = [0.3, 0.6]", "cpus = [0.6, 0.6]",
+     "cluster.cpus: 2 node\\(s\\) with 0.6 CPU need 1.2 CPUs, more than the nodes' cpuset 1 "
+     "holds \\(1\\)"),
+    ("cpus = [0.3, 0.6]", "cpus = [0.3, 0.3, 0.3]", "cluster.cpus lists 3 quota\\(s\\) for 2"),
+    ('values = ["roundrobin", "random", "leastconn"]', 'values = ["roundrobin", "first"]',
+     "policy first fills one node up to cluster.server_maxconn"),
+    ('kind = "balancer-policy"\npolicy = "{value}"',
+     'kind = "jvm-options"\njvm_options = "-Xms1g -Xmx1g -XX:+UseSerialGC {value}"',
+     "change.kind: jvm-options switches by restart, and a cluster's arms share its nodes"),
+])
+def test_a_cluster_that_cannot_work_is_refused_before_anything_starts(repo, old, new, message):
+    _edit(repo, old, new)
+    found = "\n".join(preflight.problems(_load(repo)))
+    assert TOML in found  # the file is named
+    assert re.search(message, found), found
+
+
+def test_a_balancer_policy_without_a_cluster_is_refused_when_the_recipe_loads(repo):
+    text = (repo / TOML).read_text()
+    start = text.index("[cluster]")
+    (repo / TOML).write_text(text[:start] + text[text.index("[change]"):])
+    with pytest.raises(RecipeError, match="change.kind: balancer-policy changes the balancer in "
+                                          "front of a cluster, and the recipe has no \\[cluster\\]"):
+        _load(repo)
+
+
+def test_an_unknown_policy_is_refused_by_the_schema(repo):
+    _edit(repo, 'policy = "roundrobin"', 'policy = "weighted"')
+    with pytest.raises(RecipeError, match="cluster.policy: 'weighted'; allowed: roundrobin, "
+                                          "leastconn, random, first"):
+        _load(repo)
