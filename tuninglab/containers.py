@@ -254,6 +254,24 @@ class Balancer(LabContainer):
         return {name: sum(int(v or 0) for k, v in row.items() if k.startswith("hrsp_"))
                 for name, row in self.stats().items() if name != "BACKEND"}
 
+    def node_states(self) -> dict[str, str]:
+        """Each node's state as HAProxy reports it: UP, DOWN (failed its health check) or
+        MAINT (taken out of the rotation)."""
+        return {name: row.get("status", "") for name, row in self.stats().items()
+                if name != "BACKEND"}
+
+    def set_state(self, node: str, state: str) -> None:
+        """Put a node in the rotation ("ready") or take it out ("maint"; its requests in
+        flight finish), at runtime; read back from the statistics."""
+        if state not in ("ready", "maint"):
+            raise ValueError(f"a node's state is ready or maint, not {state!r}")
+        if node not in self.backends:
+            raise ValueError(f"{node} is not behind this balancer; nodes: {', '.join(self.backends)}")
+        self.run(["tl-balancer", "state", node, state])
+        wanted = "MAINT" if state == "maint" else "UP"
+        self._wait_until(lambda: self.node_states()[node].startswith(wanted), 10,
+                         lambda: f"{node} is not {wanted} 10 s after 'state {state}'")
+
     def set_policy(self, policy: str) -> None:
         """Switch the running balancer's policy (its master reloads the configuration; open
         client connections are finished by the old worker)."""

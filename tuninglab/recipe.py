@@ -73,9 +73,12 @@ CHANGE_KEYS = {
     "workload": ("workload",),
     "ladder": ("rungs",),
     "balancer-policy": ("policy",),
+    "active-nodes": ("active_nodes",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
+# Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
+CLUSTER_KINDS = ("balancer-policy", "active-nodes")
 MODEL_KEYS = {"closed": ("users", "think_time_ms"), "open": ("rate", "max_users")}
 MODEL_REQUIRED = {"closed": ("users",), "open": ("rate",)}
 
@@ -177,6 +180,7 @@ class Change:
     switch: str | None = None  # jboss-cli and none: how an arm's setting is put on a server
     rungs: tuple[Rung, ...] = ()  # kind ladder: the configurations, in the ladder's order
     policy: str | None = None  # kind balancer-policy: the variant's policy (or {value})
+    active_nodes: int | str | None = None  # kind active-nodes: nodes in rotation (or {value})
 
     @property
     def is_none(self) -> bool:
@@ -634,10 +638,10 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
-    if kind == "balancer-policy" and "cluster" not in data:
-        problems.append(Problem("change.kind", "balancer-policy changes the balancer in front of "
-                                               "a cluster, and the recipe has no [cluster]; "
-                                               "allowed: a [cluster] table"))
+    if kind in CLUSTER_KINDS and "cluster" not in data:
+        problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
+                                               f"cluster, and the recipe has no [cluster]; "
+                                               f"allowed: a [cluster] table"))
     if kind == "none" and "load_levels" not in data and data["source"]["expected"] != "no-change":
         problems.append(Problem(
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
@@ -927,6 +931,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         workload=dict(change.get("workload", {})),
         switch=change.get("switch"),
         policy=change.get("policy"),
+        active_nodes=change.get("active_nodes"),
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

@@ -89,3 +89,50 @@ def test_an_unknown_policy_is_refused_by_the_schema(repo):
     with pytest.raises(RecipeError, match="cluster.policy: 'weighted'; allowed: roundrobin, "
                                           "leastconn, random, first"):
         _load(repo)
+
+
+class _Balancer:
+    """The balancer's runtime API as the active-nodes change uses it."""
+
+    def __init__(self, backends):
+        self.backends = list(backends)
+        self.states = dict.fromkeys(backends, "UP")
+        self.calls = []
+
+    def node_states(self):
+        return dict(self.states)
+
+    def set_state(self, node, state):
+        self.calls.append((node, state))
+        self.states[node] = "MAINT" if state == "maint" else "UP"
+
+
+def test_active_nodes_keeps_the_first_ones_in_the_rotation_and_reads_each_back():
+    from types import SimpleNamespace
+    recipe = load_recipe(layout.recipes_dir() / "thesis" / "cluster-node-count")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    kind.bind(plan.arms)
+    balancer = _Balancer(["app-1", "app-2", "app-3", "app-4"])
+    stack = SimpleNamespace(balancer_of=lambda node: balancer, balancers={"lb": balancer})
+    kind.prepare(stack)  # the first arm: one node
+    assert balancer.states == {"app-1": "UP", "app-2": "MAINT", "app-3": "MAINT", "app-4": "MAINT"}
+    three = plan.arm("3")
+    for node in balancer.backends:
+        kind.apply_arm(stack, node, three, None)
+    assert balancer.states["app-3"] == "UP" and balancer.states["app-4"] == "MAINT"
+    assert all(c.ok for node in balancer.backends for c in kind.read_back(stack, node, three))
+    balancer.states["app-4"] = "UP"  # taken back into the rotation behind the run's back
+    failed = [c for c in kind.read_back(stack, "app-4", three) if not c.ok]
+    assert failed and failed[0].expected == "MAINT" and failed[0].actual == "UP"
+
+
+def test_more_active_nodes_than_the_cluster_has_are_refused(tmp_path):
+    shutil.copytree(layout.recipes_dir() / "thesis" / "cluster-node-count",
+                    tmp_path / "recipes" / "thesis" / "cluster-node-count")
+    (tmp_path / "workloads").mkdir()
+    shutil.copy(layout.REPO_ROOT / "workloads" / "mixes.json", tmp_path / "workloads")
+    toml = tmp_path / "recipes" / "thesis" / "cluster-node-count" / "recipe.toml"
+    toml.write_text(toml.read_text().replace("values = [1, 2, 3, 4]", "values = [1, 5]"))
+    found = "\n".join(preflight.problems(load_recipe(toml)))
+    assert "change (active nodes 5): 5 active node(s) in a cluster of 4; allowed: 1 to 4" in found, found

@@ -152,7 +152,8 @@ def test_every_recipe_in_the_repository_is_valid():
     [
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
-         "app-properties, container-limits, workload, ladder, balancer-policy, none"),
+         "app-properties, container-limits, workload, ladder, balancer-policy, active-nodes, "
+         "none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, lines, note_chars, bulk_rows"),
@@ -412,7 +413,8 @@ def test_schema_enums_match_the_library():
     assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
-                     "container-limits", "workload", "ladder", "balancer-policy", "none"]
+                     "container-limits", "workload", "ladder", "balancer-policy", "active-nodes",
+                     "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles"]

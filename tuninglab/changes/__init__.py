@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..recipe import Recipe
 from .app_properties import AppPropertiesChange
+from .active_nodes import ActiveNodesChange
 from .balancer_policy import BalancerPolicyChange
 from .base import ChangeKind
 from .checks import ChangeNotEffective, Check, require, same
@@ -23,7 +24,8 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
-    PostgresConfChange, WorkloadChange, LadderChange, BalancerPolicyChange)}
+    PostgresConfChange, WorkloadChange, LadderChange, BalancerPolicyChange,
+    ActiveNodesChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

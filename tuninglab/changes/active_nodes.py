@@ -1,0 +1,66 @@
+"""How many of a cluster's nodes take requests: the first N stay in the balancer's rotation,
+the others are taken out (HAProxy's maintenance state), at runtime. Scaling out at a fixed
+quota per node without starting or stopping a JVM between trials: every node stays up,
+warm and in the JGroups view; only the balancer's choice changes, and each node's state is
+read back from HAProxy before every trial."""
+from __future__ import annotations
+
+from ..plan import RUNTIME, Arm
+from .base import ChangeKind
+from .checks import Check
+
+
+class ActiveNodesChange(ChangeKind):
+    name = "active-nodes"
+    switch = RUNTIME
+    # Each level sends load to other nodes: in the compile phase the levels take turns, so
+    # that every node compiles before it is measured.
+    warms_every_arm = True
+
+    def count(self, arm: Arm) -> int:
+        """Nodes in the rotation for this arm (the baseline of an A/B recipe: all of them)."""
+        if self.applies(arm):
+            return int(self.substitute(str(self.change.active_nodes), arm))
+        return self.recipe.cluster.nodes
+
+    def settings(self, arm: Arm) -> dict:
+        """The arm's count, checked against the cluster (preflight)."""
+        count, nodes = self.count(arm), self.recipe.cluster.nodes
+        if not 1 <= count <= nodes:
+            raise ValueError(f"{count} active node(s) in a cluster of {nodes}; allowed: 1 to "
+                             f"{nodes} (cluster.nodes)")
+        if self.recipe.sweep is None and count == nodes:
+            raise ValueError(f"{count} active node(s) is every node of the cluster, which is the "
+                             f"baseline; allowed: 1 to {nodes - 1}")
+        return {"active_nodes": count}
+
+    def prepare(self, stack) -> list[Check]:
+        """The rotation of the plan's first arm, before the nodes are verified (a new balancer
+        has every node in it)."""
+        for balancer in stack.balancers.values():
+            for node in balancer.backends:
+                self.apply_arm(stack, node, self.arms[0], None)
+        return []
+
+    def _wanted(self, stack, node: str, arm: Arm) -> str:
+        balancer = stack.balancer_of(node)
+        return "ready" if balancer.backends.index(node) < self.count(arm) else "maint"
+
+    def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
+        """Called for each node of the cluster: puts this one in or out of the rotation."""
+        wanted = self._wanted(stack, node, arm)
+        current = stack.balancer_of(node).node_states()[node]
+        if current.startswith("MAINT") != (wanted == "maint"):
+            stack.balancer_of(node).set_state(node, wanted)
+        return []
+
+    def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
+        expected = "MAINT" if self._wanted(stack, node, arm) == "maint" else "UP"
+        actual = stack.balancer_of(node).node_states()[node]
+        return [Check(f"{node} in the balancer's rotation", expected, actual,
+                      actual.startswith(expected))]
+
+    def describe(self, arm: Arm | None = None) -> str:
+        if arm is None:
+            return f"active-nodes: {self.change.active_nodes} of {self.recipe.cluster.nodes}"
+        return f"{self.count(arm)} of {self.recipe.cluster.nodes} nodes in the rotation"
