@@ -114,11 +114,9 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
                reuse=reuse) as stack:
         servers.start(stack, configs)
-        run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed))
+        run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed),
+                   servers)
         verified = run.configure(first)
-        whole = servers.verify(stack)  # a cluster: one view, the policy, every node served
-        if whole:
-            verified["servers"] = [c.as_dict() for c in whole]
         static = {**_static_provenance(stack, plan, code),  # while every node runs
                   **servers.provenance()}
         warmups = run.warm_up(first)
@@ -160,8 +158,9 @@ class _Run:
     """One run on a started stack: configuration, warm-up, and the trial loop."""
 
     def __init__(self, stack, recipe, plan, kind, spec, prof, clock, say, base: NodeConfig,
-                 rng: random.Random):
+                 rng: random.Random, servers: topology.Nodes = topology.Nodes()):
         self.stack, self.recipe, self.plan, self.kind = stack, recipe, plan, kind
+        self.servers = servers
         self.spec, self.prof, self.clock, self.say, self.base = spec, prof, clock, say, base
         self.rng = rng
         self.states: dict[str, node_setup.NodeState] = {}
@@ -193,6 +192,12 @@ class _Run:
         checks["nodes compared"] = node_setup.compare_models(stack, self.kind, by_node)
         for node in by_node:
             stack.restore(node)
+        # A cluster as a whole (one view, the balancer's policy, every node answering through
+        # it), after configuration may have reloaded its nodes and before the change's own
+        # preparation may take nodes out of the balancer's rotation.
+        whole = self.servers.verify(stack)
+        if whole:
+            checks["servers"] = whole
         checks["preflight"] = self.kind.prepare(stack)
         for node, arm in by_node.items():
             checks[node] = node_setup.verify(stack, node, self.kind, arm, self.states[node])

@@ -17,11 +17,18 @@ RECIPE = "cluster-balancing-policy"
 TOML = f"recipes/thesis/{RECIPE}/recipe.toml"
 
 
+def _copy(root, recipe_id: str):
+    """A thesis recipe in a throw-away repository root; returns its recipe.toml."""
+    shutil.copytree(layout.recipes_dir() / "thesis" / recipe_id,
+                    root / "recipes" / "thesis" / recipe_id)
+    (root / "workloads").mkdir(exist_ok=True)
+    shutil.copy(layout.REPO_ROOT / "workloads" / "mixes.json", root / "workloads")
+    return root / "recipes" / "thesis" / recipe_id / "recipe.toml"
+
+
 @pytest.fixture
 def repo(tmp_path):
-    shutil.copytree(layout.recipes_dir() / "thesis" / RECIPE, tmp_path / "recipes" / "thesis" / RECIPE)
-    (tmp_path / "workloads").mkdir()
-    shutil.copy(layout.REPO_ROOT / "workloads" / "mixes.json", tmp_path / "workloads")
+    _copy(tmp_path, RECIPE)
     return tmp_path
 
 
@@ -115,7 +122,10 @@ def test_active_nodes_keeps_the_first_ones_in_the_rotation_and_reads_each_back()
     kind.bind(plan.arms)
     balancer = _Balancer(["app-1", "app-2", "app-3", "app-4"])
     stack = SimpleNamespace(balancer_of=lambda node: balancer, balancers={"lb": balancer})
-    kind.prepare(stack)  # the first arm: one node
+    kind.prepare(stack)  # the first arm: every node, which the warm-up runs
+    assert set(balancer.states.values()) == {"UP"} and balancer.calls == []
+    for node in balancer.backends:
+        kind.apply_arm(stack, node, plan.arm("1"), None)
     assert balancer.states == {"app-1": "UP", "app-2": "MAINT", "app-3": "MAINT", "app-4": "MAINT"}
     three = plan.arm("3")
     for node in balancer.backends:
@@ -128,11 +138,14 @@ def test_active_nodes_keeps_the_first_ones_in_the_rotation_and_reads_each_back()
 
 
 def test_more_active_nodes_than_the_cluster_has_are_refused(tmp_path):
-    shutil.copytree(layout.recipes_dir() / "thesis" / "cluster-node-count",
-                    tmp_path / "recipes" / "thesis" / "cluster-node-count")
-    (tmp_path / "workloads").mkdir()
-    shutil.copy(layout.REPO_ROOT / "workloads" / "mixes.json", tmp_path / "workloads")
-    toml = tmp_path / "recipes" / "thesis" / "cluster-node-count" / "recipe.toml"
-    toml.write_text(toml.read_text().replace("values = [1, 2, 3, 4]", "values = [1, 5]"))
+    toml = _copy(tmp_path, "cluster-node-count")
+    toml.write_text(toml.read_text().replace("values = [4, 3, 2, 1]", "values = [4, 5, 1]"))
     found = "\n".join(preflight.problems(load_recipe(toml)))
     assert "change (active nodes 5): 5 active node(s) in a cluster of 4; allowed: 1 to 4" in found, found
+
+
+def test_a_node_count_sweep_must_warm_up_with_every_node(tmp_path):
+    toml = _copy(tmp_path, "cluster-node-count")
+    toml.write_text(toml.read_text().replace("values = [4, 3, 2, 1]", "values = [1, 2, 3, 4]"))
+    found = "\n".join(preflight.problems(load_recipe(toml)))
+    assert "the sweep starts at 1 node(s); the warm-up runs the first value" in found, found

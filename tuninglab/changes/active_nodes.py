@@ -13,9 +13,10 @@ from .checks import Check
 class ActiveNodesChange(ChangeKind):
     name = "active-nodes"
     switch = RUNTIME
-    # Each level sends load to other nodes: in the compile phase the levels take turns, so
-    # that every node compiles before it is measured.
-    warms_every_arm = True
+    # The warm-up runs the plan's first arm, which must have every node in the rotation (a
+    # sweep's first value is the cluster's size, checked in settings): every node compiles
+    # under load before any is measured, and no level's turn leaves a node cold.
+    warms_every_arm = False
 
     def count(self, arm: Arm) -> int:
         """Nodes in the rotation for this arm (the baseline of an A/B recipe: all of them)."""
@@ -29,6 +30,12 @@ class ActiveNodesChange(ChangeKind):
         if not 1 <= count <= nodes:
             raise ValueError(f"{count} active node(s) in a cluster of {nodes}; allowed: 1 to "
                              f"{nodes} (cluster.nodes)")
+        sweep = self.recipe.sweep
+        if sweep is not None and int(sweep.values[0]) != nodes:
+            raise ValueError(f"the sweep starts at {sweep.values[0]} node(s); the warm-up runs "
+                             f"the first value, and every node must compile under load before "
+                             f"it is measured; allowed: sweep.values starting at {nodes} "
+                             f"(cluster.nodes), e.g. [{nodes}, ..., 1]")
         if self.recipe.sweep is None and count == nodes:
             raise ValueError(f"{count} active node(s) is every node of the cluster, which is the "
                              f"baseline; allowed: 1 to {nodes - 1}")
