@@ -258,10 +258,18 @@ def _configure_discovery(stack: Stack, name: str) -> None:
 
 def _deploy_probe(stack: Stack, name: str) -> None:
     """Drop the probe war into the deployment scanner's folder (no reload needed)."""
+    stack.nodes[name].put_bytes(f"{DEPLOYMENTS_DIR}/{PROBE}", probe_war())
+
+
+def probe_war() -> bytes:
+    """The distributable probe application. A fixed timestamp makes it the same bytes on
+    every node, so the nodes' management models (which hold each deployment's content hash)
+    differ only where a change writes."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as war:
-        war.writestr("WEB-INF/web.xml", PROBE_WEB_XML)
-    stack.nodes[name].put_bytes(f"{DEPLOYMENTS_DIR}/{PROBE}", buffer.getvalue())
+        war.writestr(zipfile.ZipInfo("WEB-INF/web.xml", date_time=(2026, 1, 1, 0, 0, 0)),
+                     PROBE_WEB_XML)
+    return buffer.getvalue()
 
 
 def _view(stack: Stack, name: str) -> str:

@@ -35,6 +35,7 @@ from . import (changes, design, layout, load, preflight, provenance, result, sta
                staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
+from .analysis.trials import still_compiling
 from .changes import nodes as node_setup
 from .errors import DirtyTree
 from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
@@ -446,7 +447,7 @@ def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: fl
     if unresolved and planned - unresolved < min_usable_share * planned:
         problems.append(f"{unresolved} of {planned} block(s) still disturbed after "
                         f"{len(queue_log['retried'])} re-runs: fewer than "
-                        f"{min_usable_share:.0%} usable (the machine was too busy)")
+                        f"{min_usable_share:.0%} usable ({_disturbance_causes(trials)})")
     if not problems and not any(t["used"] for t in trials):
         problems.append("no usable trial")
     valid = not problems
@@ -454,6 +455,15 @@ def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: fl
     return analysis, {"valid": valid, "problems": problems, "errors": errors,
                       "disturbed": sum(t["status"] == "disturbed" for t in trials),
                       "unresolved_blocks": queue_log["unresolved"]}
+
+
+def _disturbance_causes(trials: list[dict]) -> str:
+    """What disturbed the trials: a node still compiling (the JIT rule) or the machine (the
+    interference rules), counted by trial."""
+    disturbed = [t for t in trials if t["status"] == "disturbed"]
+    compiling = sum(any(still_compiling(d) for d in t["disturbances"]) for t in disturbed)
+    return (f"{compiling} disturbed trial(s) had a node still compiling, "
+            f"{len(disturbed) - compiling} were disturbed by the machine")
 
 
 def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:

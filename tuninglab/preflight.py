@@ -161,8 +161,8 @@ def _baseline_files(recipe) -> list[str]:
 def _parse_change(kind, arm) -> None:
     """The arm's change parsed by the kind itself, as the run would parse it (raises)."""
     kind.operations(arm)
-    if hasattr(kind, "settings") and kind.applies(arm):
-        kind.settings(arm)
+    if kind.applies(arm):
+        kind.check_arm(arm)
 
 
 def _node(recipe, kind, arm) -> dict:

@@ -43,3 +43,12 @@ def test_a_view_text_gives_its_members():
     assert cluster._members("[app-2(v=16.0.5)|2] (3) [app-2(v=16.0.5), app-3(v=16.0.5), "
                             "app-1(v=16.0.5)]") == ["app-2", "app-3", "app-1"]
     assert cluster._members("") == []
+
+
+def test_the_probe_war_is_the_same_bytes_on_every_node():
+    """Its content hash is in each node's model; two nodes deployed a second apart must not
+    differ there (a cluster run failed its model comparison on it, 2026-11-26)."""
+    import time
+    first = cluster.probe_war()
+    time.sleep(2.1)  # zip timestamps have a two-second resolution
+    assert cluster.probe_war() == first

@@ -603,3 +603,19 @@ def test_launches_need_a_sweep(tmp_path):
     (target / "recipe.toml").write_text(text + "\n[profiles.full]\nlaunches = 3\n")
     with pytest.raises(RecipeError, match=r"profiles\.full\.launches: 3 without a \[sweep\]"):
         load_recipe(target)
+
+
+def test_a_run_left_disturbed_says_whether_its_nodes_or_the_machine_disturbed_it():
+    from tuninglab.experiment import _analyse
+    recipe = _recipe("datasource-max-pool-size", "guide")
+    plan = compile_plan(recipe, switch="database")
+    trials = _run(plan, {"baseline": 500.0, "variant": 500.0}, blocks=20)
+    for t in trials:
+        t["errors"] = []
+    trials[0].update(status="disturbed", used=False,
+                     disturbances=["app's JIT compiler busy 40% of the window > tolerance 30%"])
+    trials[1].update(status="disturbed", used=False, disturbances=["db core busy 95%"])
+    log = {"retried": [], "unresolved": [0, 1, 2]}
+    _, validity = _analyse(recipe, plan, trials, log, planned=20, min_usable_share=0.9)
+    assert validity["problems"][0].endswith("(1 disturbed trial(s) had a node still compiling, "
+                                            "1 were disturbed by the machine)")

@@ -58,12 +58,21 @@ def trial_errors(recipe: Recipe, load: dict) -> list[str]:
     return errors
 
 
+# How a disturbance by a node's own compiler is worded (the others come from interference.py).
+JIT_BUSY = "JIT compiler busy"
+
+
+def still_compiling(disturbance: str) -> bool:
+    """Whether a trial's disturbance is its node's compiler rather than the machine."""
+    return JIT_BUSY in disturbance
+
+
 def trial_disturbances(recipe: Recipe, telemetry: dict) -> list[str]:
     loadgen = telemetry["containers"]["loadgen"]["cpu_utilisation"]
     found = interference.problems(telemetry["interference"], loadgen, recipe.tolerance)
     jit = telemetry.get("jit_busy")
     if jit is not None and jit > recipe.tolerance.jit_busy:
-        found.append(f"{telemetry.get('node', 'the node')}'s JIT compiler busy {jit:.0%} of the "
+        found.append(f"{telemetry.get('node', 'the node')}'s {JIT_BUSY} {jit:.0%} of the "
                      f"window > tolerance {recipe.tolerance.jit_busy:.0%} (the node was still "
                      f"compiling)")
     return found

@@ -14,7 +14,7 @@ class ActiveNodesChange(ChangeKind):
     name = "active-nodes"
     switch = RUNTIME
     # The warm-up runs the plan's first arm, which must have every node in the rotation (a
-    # sweep's first value is the cluster's size, checked in settings): every node compiles
+    # sweep's first value is the cluster's size, checked in check_arm): every node compiles
     # under load before any is measured, and no level's turn leaves a node cold.
     warms_every_arm = False
 
@@ -24,8 +24,8 @@ class ActiveNodesChange(ChangeKind):
             return int(self.substitute(str(self.change.active_nodes), arm))
         return self.recipe.cluster.nodes
 
-    def settings(self, arm: Arm) -> dict:
-        """The arm's count, checked against the cluster (preflight)."""
+    def check_arm(self, arm: Arm) -> None:
+        """The arm's count, checked against the cluster."""
         count, nodes = self.count(arm), self.recipe.cluster.nodes
         if not 1 <= count <= nodes:
             raise ValueError(f"{count} active node(s) in a cluster of {nodes}; allowed: 1 to "
@@ -36,10 +36,9 @@ class ActiveNodesChange(ChangeKind):
                              f"the first value, and every node must compile under load before "
                              f"it is measured; allowed: sweep.values starting at {nodes} "
                              f"(cluster.nodes), e.g. [{nodes}, ..., 1]")
-        if self.recipe.sweep is None and count == nodes:
+        if sweep is None and count == nodes:
             raise ValueError(f"{count} active node(s) is every node of the cluster, which is the "
                              f"baseline; allowed: 1 to {nodes - 1}")
-        return {"active_nodes": count}
 
     def prepare(self, stack) -> list[Check]:
         """The rotation of the plan's first arm, before the nodes are verified (a new balancer

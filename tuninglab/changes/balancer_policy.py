@@ -19,8 +19,7 @@ class BalancerPolicyChange(ChangeKind):
             return self.substitute(self.change.policy, arm)
         return self.recipe.cluster.policy
 
-    def settings(self, arm: Arm) -> dict:
-        """The arm's policy, checked (preflight calls this for every arm that applies it)."""
+    def check_arm(self, arm: Arm) -> None:
         policy = self.policy(arm)
         if policy not in Balancer.POLICIES:
             raise ValueError(f"balancer policy {policy!r}; allowed: "
@@ -28,7 +27,6 @@ class BalancerPolicyChange(ChangeKind):
         if policy == "first" and self.recipe.cluster.server_maxconn < 1:
             raise ValueError("policy first fills one node up to cluster.server_maxconn before it "
                              "uses the next; allowed: cluster.server_maxconn of 1 or more")
-        return {"policy": policy}
 
     def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
         """Called for each node of the cluster: the balancer in front of them switches once."""

@@ -15,6 +15,7 @@ A change kind is a small class registered in ``changes/__init__.py``. It answers
   limits, the app's own report);
 - ``load_for`` and ``read_back_load``: a change made by the load generator instead of a server
   (workload.py), and its proof from the measured window;
+- ``check_arm``: refuse an arm's value before anything starts (preflight);
 - ``describe`` and ``files``: what the pages and results show.
 
 A sweep substitutes each arm's value for ``{value}`` in the change (``substitute``).
@@ -76,6 +77,11 @@ class ChangeKind:
     def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
         """(management operations the kind writes, whether this arm applies them)."""
         return [], False
+
+    def check_arm(self, arm: Arm) -> None:
+        """Raise ValueError, saying what is allowed, for an arm this kind cannot apply (a value
+        out of range, a setting the kind does not know); preflight calls it for every arm that
+        applies the change, before anything starts."""
 
     def operation_groups(self, arm: Arm) -> list[tuple[list[Operation], bool]]:
         """The operations in groups, each with whether this arm applies it: one group for a

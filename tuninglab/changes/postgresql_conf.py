@@ -63,6 +63,9 @@ class PostgresConfChange(ChangeKind):
     def settings(self, arm: Arm) -> dict[str, str]:
         return parse_pg_fragment(self.substitute(self.template, arm), str(self.change.file))
 
+    def check_arm(self, arm: Arm) -> None:
+        self.settings(arm)
+
     def prepare(self, stack) -> list[Check]:
         """Record the baseline values and prove that each level alters its named settings
         and nothing else (apply, compare pg_settings, remove)."""
