@@ -96,10 +96,11 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
              for n in members if "datasource-pool" in after["members"][n]]
     if pools:
         out["datasource_pool"] = _pool_window(*_summed(pools), transactions)
-    for name in ("io-worker", "jvm-memory"):
-        if name in after["members"][members[0]]:
-            out[name.replace("-", "_")] = after["members"][members[0]][name]
-    if len(members) > 1:
+    if len(members) == 1:
+        for name in ("io-worker", "jvm-memory"):  # gauges: a cluster has them per node only
+            if name in after["members"][members[0]]:
+                out[name.replace("-", "_")] = after["members"][members[0]][name]
+    else:
         for n in members:
             per[n]["cpu_s"] = cpu[n]
             if "requests_by_node" in after:
