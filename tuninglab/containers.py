@@ -245,8 +245,17 @@ class Balancer(LabContainer):
 
     def policy(self) -> str:
         """The policy in force, as HAProxy reports it (its configuration file is only what
-        was asked for)."""
-        return self.stats()["BACKEND"].get("algo", "")
+        was asked for). HAProxy 3.0 has no name for random in its statistics and reports it
+        as "unknown"; only then is the configuration the running worker loaded consulted."""
+        algo = self.stats()["BACKEND"].get("algo", "")
+        if algo == "unknown" and self.configured_policy() == "random":
+            return "random"
+        return algo
+
+    def configured_policy(self) -> str:
+        """The balance line of the configuration file (what was last asked for)."""
+        found = re.search(r"^\s*balance\s+(\S+)", self.run(["tl-balancer", "config"]), re.M)
+        return found.group(1) if found else ""
 
     def requests_by_node(self) -> dict[str, int]:
         """HTTP responses each node has given through the balancer since it started (the sum of

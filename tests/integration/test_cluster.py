@@ -40,5 +40,7 @@ def test_the_balancer_switches_policy_and_reads_it_back(formed):
     assert balancer.policy() == "leastconn"
     with pytest.raises(cluster.ClusterError, match="policy 'leastconn', not 'roundrobin'"):
         cluster.verify(stack, spec, report)
+    balancer.set_policy("random")  # HAProxy 3.0's statistics call it "unknown"
+    assert balancer.policy() == "random"
     balancer.set_policy("roundrobin")
     assert balancer.policy() == "roundrobin"

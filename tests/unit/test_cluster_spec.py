@@ -52,3 +52,18 @@ def test_the_probe_war_is_the_same_bytes_on_every_node():
     first = cluster.probe_war()
     time.sleep(2.1)  # zip timestamps have a two-second resolution
     assert cluster.probe_war() == first
+
+
+@pytest.mark.parametrize("algo, configured, expected", [
+    ("leastconn", "leastconn", "leastconn"),
+    ("unknown", "random", "random"),  # HAProxy 3.0 has no name for random in its statistics
+    ("unknown", "leastconn", "unknown"),  # a worker that did not load what was asked
+    ("roundrobin", "random", "roundrobin"),  # the reload did not happen: not random
+])
+def test_the_policy_in_force_is_what_haproxy_reports(monkeypatch, algo, configured, expected):
+    from tuninglab.containers import Balancer
+    balancer = Balancer.__new__(Balancer)
+    monkeypatch.setattr(balancer, "stats", lambda: {"BACKEND": {"algo": algo}}, raising=False)
+    monkeypatch.setattr(balancer, "run", lambda command: f"backend nodes\n    balance {configured}\n",
+                        raising=False)
+    assert balancer.policy() == expected
