@@ -28,8 +28,8 @@ def summary(result: dict) -> str:
         lines.append("the server's log at those trials (ERROR lines, the last 5):")
         lines += [f"  | {line[:200]}" for line in said]
     if validity.get("disturbed"):
-        lines.append(f"{validity['disturbed']} trial(s) disturbed by the machine were run again "
-                     f"(kept in the result, not counted)")
+        lines.append(f"{validity['disturbed']} disturbed trial(s) (a node's compiler still busy, or "
+                     f"the machine) were run again (kept in the result, not counted)")
     lines.append(f"{results.headline(result)}")
     lines.append(f"source expected {result.get('expected')}; agrees with source: "
                  f"{result.get('agrees_with_source')}")
