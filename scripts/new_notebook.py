@@ -95,11 +95,15 @@ CHECKED = "# NBVAL_CHECK_OUTPUT"
 
 
 def store_check_outputs(path: Path) -> None:
-    """Run the notebook's cells up to its last checked cell and store the checked cells'
-    outputs (the earlier cells only import the library and render the recipe)."""
+    """Run the notebook's cells up to its last checked cell and store the outputs of the
+    checked cells and of the introduction (both rendered from recipe.toml alone, so a
+    corrected summary or claim reaches a published notebook without a new run; the run's own
+    outputs are not touched). Run it with TUNINGLAB_PROFILE unset: the introduction names
+    the full profile, as a published notebook does."""
     nb = nbformat.read(path, as_version=4)
     checked = [i for i, c in enumerate(nb.cells)
-               if c.cell_type == "code" and c.source.startswith(CHECKED)]
+               if c.cell_type == "code" and (c.source.startswith(CHECKED)
+                                             or "tl.recipe_markdown(" in c.source)]
     if not checked:
         return
     head = copy.deepcopy(nb)
