@@ -439,13 +439,19 @@ def test_a_cluster_reads_as_one_server_with_each_nodes_share():
 # --------------------------------------------------------------------------- validity of a run
 
 
-def test_a_run_stays_valid_while_ninety_percent_of_its_blocks_are_usable():
-    from tuninglab.experiment import _analyse
+def _error_free_run():
+    """A valid 20-block database-switch run: the recipe, its plan and its trials."""
     recipe = _recipe("datasource-max-pool-size", "guide")
     plan = compile_plan(recipe, switch="database")
     trials = _run(plan, {"baseline": 500.0, "variant": 500.0}, blocks=20)
     for t in trials:
         t["errors"] = []
+    return recipe, plan, trials
+
+
+def test_a_run_stays_valid_while_ninety_percent_of_its_blocks_are_usable():
+    from tuninglab.experiment import _analyse
+    recipe, plan, trials = _error_free_run()
     log = {"retried": [{"block": b, "as": 20 + b} for b in range(10)], "unresolved": [3, 7]}
     _, validity = _analyse(recipe, plan, trials, log, planned=20, min_usable_share=0.9)
     assert validity["valid"] and validity["unresolved_blocks"] == [3, 7]
@@ -607,11 +613,7 @@ def test_launches_need_a_sweep(tmp_path):
 
 def test_a_run_left_disturbed_says_whether_its_nodes_or_the_machine_disturbed_it():
     from tuninglab.experiment import _analyse
-    recipe = _recipe("datasource-max-pool-size", "guide")
-    plan = compile_plan(recipe, switch="database")
-    trials = _run(plan, {"baseline": 500.0, "variant": 500.0}, blocks=20)
-    for t in trials:
-        t["errors"] = []
+    recipe, plan, trials = _error_free_run()
     trials[0].update(status="disturbed", used=False,
                      disturbances=["app's JIT compiler busy 40% of the window > tolerance 30%"])
     trials[1].update(status="disturbed", used=False, disturbances=["db core busy 95%"])
