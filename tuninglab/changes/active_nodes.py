@@ -54,10 +54,9 @@ class ActiveNodesChange(ChangeKind):
 
     def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
         """Called for each node of the cluster: puts this one in or out of the rotation."""
-        wanted = self._wanted(stack, node, arm)
-        current = stack.balancer_of(node).node_states()[node]
-        if current.startswith("MAINT") != (wanted == "maint"):
-            stack.balancer_of(node).set_state(node, wanted)
+        balancer, wanted = stack.balancer_of(node), self._wanted(stack, node, arm)
+        if balancer.node_states()[node].startswith("MAINT") != (wanted == "maint"):
+            balancer.set_state(node, wanted)
         return []
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
