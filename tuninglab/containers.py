@@ -127,7 +127,10 @@ class PostgresNode(LabContainer):
         return self.sql(f"SHOW {name}")
 
     def settings(self) -> dict[str, str]:
-        rows = self.sql("SELECT json_object_agg(name, setting) FROM pg_settings")
+        """Every setting one can set. Internal ones are left out: the server computes them
+        from others (max_connections moves shared_memory_size), and nothing can write them."""
+        rows = self.sql("SELECT json_object_agg(name, setting) FROM pg_settings "
+                        "WHERE context <> 'internal'")
         return json.loads(rows)
 
     def pending_restart(self) -> list[str]:

@@ -105,10 +105,14 @@ def _unit(result: dict, metric: str) -> str:
 
 def _delta_axes(ax, result: dict) -> None:
     rows = []
+    # A recipe that measures errors draws the error rate, in percentage points: relative
+    # deltas would not share its axis.
+    kind = "absolute" if result.get("primary_metric") == "error_rate" else "relative"
+    names = ("error_rate",) if kind == "absolute" else ("throughput", "cpu_per_tx", "latency_p99")
     for c in results.comparisons(result):
-        for name in ("throughput", "cpu_per_tx", "latency_p99"):
+        for name in names:
             m = (c.get("metrics") or {}).get(name)
-            if m and m.get("delta_kind") == "relative":
+            if m and m.get("delta_kind") == kind:
                 load = c.get("load")
                 label = name + (" @ " + ", ".join(f"{k} {v}" for k, v in load.items()) if load else "")
                 rows.append((label, m))
@@ -128,8 +132,9 @@ def _delta_axes(ax, result: dict) -> None:
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("variant vs baseline (%), 95 % interval\ngrey: smallest detectable effect (80 % power)",
-                  fontsize=8)
+    scale = "percentage points" if kind == "absolute" else "%"
+    ax.set_xlabel(f"variant vs baseline ({scale}), 95 % interval\ngrey: smallest detectable "
+                  f"effect (80 % power)", fontsize=8)
     ax.set_title(f"verdict: {result.get('verdict')}")
     ax.grid(axis="x", alpha=0.3)
 

@@ -79,6 +79,9 @@ CHANGE_KEYS = {
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
 # Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
 CLUSTER_KINDS = ("balancer-policy", "active-nodes")
+# The primary metric of a recipe whose expected outcome is failed requests: they are then what
+# it measures, not a reason to discard a trial (analysis/trials.py).
+MEASURES_ERRORS = "error_rate"
 MODEL_KEYS = {"closed": ("users", "think_time_ms"), "open": ("rate", "max_users")}
 MODEL_REQUIRED = {"closed": ("users",), "open": ("rate",)}
 
@@ -225,7 +228,7 @@ class Workload:
 
 @dataclass(frozen=True)
 class Metrics:
-    primary: str  # throughput | cpu_per_tx
+    primary: str  # throughput | cpu_per_tx | error_rate (MEASURES_ERRORS)
     runtime: tuple[str, ...]
 
 
@@ -582,7 +585,19 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
         *_workload_problems(data["workload"], folder),
         *_load_level_problems(data),
         *_launch_problems(data),
+        *_metric_problems(data),
     ]
+
+
+def _metric_problems(data: dict) -> list[Problem]:
+    """Errors as the primary metric are an A/B question (how many requests does the change
+    make fail?); a curve's best value and knee are read from a cost, not from errors."""
+    primary = data.get("metrics", {}).get("primary")
+    if primary == MEASURES_ERRORS and _swept(data):
+        return [Problem("metrics.primary", f"{primary} with a curve of the change (a [sweep] or "
+                                           f"a ladder); allowed for a curve: throughput, "
+                                           f"cpu_per_tx")]
+    return []
 
 
 def _launch_problems(data: dict) -> list[Problem]:

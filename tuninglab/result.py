@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+from .numbers import fmt_delta
+
 __all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "comparisons", "curves",
            "primary_entry", "is_valid", "warmup_state", "layout_text"]
 
@@ -37,7 +39,8 @@ KEYS = {
     "kind": "`ab`, `ab-by-load` (A/B at several load levels), `sweep` or `load` (a load curve)",
     "verdict": "on the primary metric: `better`, `worse`, `no significant change`, or `invalid` "
                "(no delta is reported); for a sweep, the best value against the reference",
-    "primary_metric": "the metric the verdict rests on (`throughput` or `cpu_per_tx`)",
+    "primary_metric": "the metric the verdict rests on: `throughput`, `cpu_per_tx`, or "
+                      "`error_rate` (a change whose expected outcome is failed requests)",
     "expected": "the direction the source leads us to expect: `better`, `worse`, `no-change`, "
                 "`none`",
     "agrees_with_source": "`true` or `false`; `null` when the run is invalid or the source "
@@ -300,11 +303,18 @@ def headline(result: dict) -> str:
     if entry is None:
         return f"verdict: {result.get('verdict')}"
     detectable = entry.get("detectable")
-    extra = (f"; smallest detectable effect {detectable:.1%}"
+    if entry.get("delta_kind") == "absolute":  # a share (the error rate): percentage points
+        kind, unit = "absolute", entry.get("unit")
+        number = fmt_delta(entry.get("delta"), entry.get("ci_low"), entry.get("ci_high"), kind,
+                           unit)
+        size = fmt_delta(detectable, delta_kind=kind, unit=unit).lstrip("+")
+    else:
+        number = (f"{_pct(entry.get('delta'))} [{_pct(entry.get('ci_low'))}, "
+                  f"{_pct(entry.get('ci_high'))}]")
+        size = f"{detectable:.1%}" if isinstance(detectable, float) else ""
+    extra = (f"; smallest detectable effect {size}"
              if isinstance(detectable, float) and math.isfinite(detectable) else "")
-    return (f"verdict: {result.get('verdict')} ({result.get('primary_metric')} "
-            f"{_pct(entry.get('delta'))} [{_pct(entry.get('ci_low'))}, {_pct(entry.get('ci_high'))}]"
-            f"{extra})")
+    return f"verdict: {result.get('verdict')} ({result.get('primary_metric')} {number}{extra})"
 
 
 def _pct(x) -> str:

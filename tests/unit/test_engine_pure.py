@@ -2,6 +2,7 @@
 rule, validity, analysis of A/B runs and curves, reports."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -14,6 +15,7 @@ from tuninglab.changes import parse_pg_fragment, same
 from tuninglab.plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SHARED, SWEEP,
                             compile_plan)
 from tuninglab.recipe import Tolerance, load_recipe
+from tuninglab.result import headline as result_headline
 from tuninglab.warmup import SteadyRule, Window
 
 
@@ -198,6 +200,18 @@ def test_errors_and_dropped_iterations_are_errors_of_the_system_under_test():
     assert trial_errors(_recipe(), clean) == []
 
 
+def test_a_recipe_that_measures_errors_keeps_its_failed_trials_but_not_dropped_arrivals():
+    recipe = _recipe()
+    measuring = dataclasses.replace(recipe, metrics=dataclasses.replace(recipe.metrics,
+                                                                         primary="error_rate"))
+    load = {"requests": 1000, "failed": 300, "error_rate": 0.3, "dropped_iterations": 0,
+            "fail_reasons": {"status": 300}}
+    assert trial_errors(recipe, load) and trial_errors(measuring, load) == []
+    dropped = {**load, "dropped_iterations": 50}
+    [error] = trial_errors(measuring, dropped)
+    assert "50 dropped iterations" in error
+
+
 def test_agreement_maps_no_change_and_refuses_what_cannot_compare():
     assert agrees("no-change", "no significant change") is True
     assert agrees("better", "no significant change") is False
@@ -242,6 +256,26 @@ def test_ab_analysis_gives_the_primary_verdict_and_holm_adjusted_secondaries():
     assert c["metrics"]["throughput"]["delta"] == pytest.approx(0.10, abs=0.02)
     assert 0 < c["metrics"]["throughput"]["detectable"] < 0.05
     assert "p_holm" in c["metrics"]["cpu_per_tx"] and "p_holm" not in c["metrics"]["throughput"]
+
+
+def test_errors_as_the_primary_metric_give_a_verdict_in_percentage_points():
+    recipe = _recipe("datasource-max-pool-size", "guide")
+    recipe = dataclasses.replace(recipe, metrics=dataclasses.replace(recipe.metrics,
+                                                                     primary="error_rate"))
+    plan = compile_plan(recipe, switch="database")
+    trials = _run(plan, {"baseline": 500.0, "variant": 450.0}, blocks=8)
+    rng = np.random.default_rng(2)
+    for t in trials:  # the variant fails about 5 % of its requests, the baseline none
+        t["metrics"]["error_rate"] = 0.05 + rng.normal(0, 0.005) if t["arm"] == "variant" else 0.0
+    analysis = analyse(recipe, plan, trials)
+    [c] = analysis["comparisons"]
+    entry = c["metrics"]["error_rate"]
+    assert analysis["verdict"] == "worse" and entry["primary"]
+    assert entry["delta_kind"] == "absolute" and entry["delta"] == pytest.approx(0.05, abs=0.01)
+    line = result_headline({"validity": {"valid": True}, "verdict": "worse",
+                            "primary_metric": "error_rate", "analysis": analysis})
+    assert line.startswith("verdict: worse (error_rate +5.") and " pp [" in line
+    assert "smallest detectable effect" in line and "%" not in line
 
 
 def test_an_unusable_trial_drops_only_its_pair():

@@ -13,6 +13,7 @@ import pytest
 from tuninglab import stats
 from tuninglab.recipe import (
     AREAS,
+    MEASURES_ERRORS,
     Profile,
     RecipeError,
     discover_recipes,
@@ -208,7 +209,11 @@ def test_every_recipe_in_the_repository_is_valid():
         ('runtime = ["datasource-pool"]', 'runtime = ["jvm-memory", "jvm-memory"]',
          "metrics.runtime: ['jvm-memory', 'jvm-memory'] repeats an item"),
         ('primary = "throughput"', 'primary = "latency_p99"',
-         "metrics.primary: 'latency_p99'; allowed: throughput, cpu_per_tx"),
+         "metrics.primary: 'latency_p99'; allowed: throughput, cpu_per_tx, error_rate"),
+        ('primary = "throughput"\nruntime = ["datasource-pool"]',
+         'primary = "error_rate"\n\n[sweep]\nname = "x"\nvalues = [1, 2]',
+         "metrics.primary: error_rate with a curve of the change (a [sweep] or a ladder); "
+         "allowed for a curve: throughput, cpu_per_tx"),
         ('"tl.hibernate.jdbc.batch_size" = "0"', '"hibernate.jdbc.batch_size" = "0"',
          'baseline.properties."hibernate.jdbc.batch_size": not a system property name; '
          "allowed: names matching ^tl\\.[A-Za-z0-9_.-]+$"),
@@ -409,7 +414,8 @@ def test_every_schema_property_has_a_description_and_objects_are_closed():
 def test_schema_enums_match_the_library():
     properties = recipe_schema()["properties"]
 
-    assert properties["metrics"]["properties"]["primary"]["enum"] == ["throughput", "cpu_per_tx"]
+    assert properties["metrics"]["properties"]["primary"]["enum"] == ["throughput", "cpu_per_tx",
+                                                                      MEASURES_ERRORS]
     assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",

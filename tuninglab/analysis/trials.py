@@ -12,7 +12,7 @@ Two kinds of trouble, kept apart because they mean different things:
 from __future__ import annotations
 
 from .. import interference
-from ..recipe import Recipe
+from ..recipe import MEASURES_ERRORS, Recipe
 
 __all__ = ["UNITS", "trial_metrics", "trial_errors", "trial_disturbances"]
 
@@ -41,10 +41,13 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
 
 
 def trial_errors(recipe: Recipe, load: dict) -> list[str]:
+    """Why the system under test failed this trial (empty: it did not). A recipe whose primary
+    metric is the error rate measures failed requests: they are its result, not a failure."""
     errors = []
+    measured = recipe.metrics.primary == MEASURES_ERRORS
     if load["requests"] == 0:
         errors.append("no request completed in the measured window")
-    elif load["error_rate"] > recipe.tolerance.error_rate:
+    elif load["error_rate"] > recipe.tolerance.error_rate and not measured:
         errors.append(
             f"{load['failed']:,} failed requests of {load['requests']:,} "
             f"({load['error_rate']:.2%}) > tolerance {recipe.tolerance.error_rate:.2%} "

@@ -30,6 +30,8 @@ def forest_rows(site) -> list[dict]:
                 m = (c.get("metrics") or {}).get(result.get("primary_metric")) or {}
                 load = c.get("load")
                 label = entry.id + (f" ({', '.join(f'{k} {v}' for k, v in load.items())})" if load else "")
+                if m.get("delta_kind") == "absolute":  # the error rate: points, not per cent
+                    label += " [percentage points]"
                 rows.append({"label": label, "delta": m.get("delta"), "ci_low": m.get("ci_low"),
                              "ci_high": m.get("ci_high"), "verdict": c.get("verdict"),
                              "source": effect})
