@@ -39,7 +39,7 @@ def describe(path: str) -> str:
     throughput = residuals(trials, "throughput")
     cost = residuals(trials, "cpu_per_tx")
     order = [t["index"] for t in trials]
-    lines = [f"{path}: {len(trials)} usable trials, layout {result['plan']['layout']}",
+    lines = [f"{path}: {len(trials)} usable trials, layout {result.get('plan', {}).get('layout', 'unknown')}",
              f"  throughput around its JVM's mean: sd {statistics.stdev(throughput.values()):.3f}"
              f" (log); correlation with CPU per transaction "
              f"{statistics.correlation([throughput[i] for i in order], [cost[i] for i in order]):+.2f}"]
