@@ -39,10 +39,11 @@ def describe(path: str) -> str:
     throughput = residuals(trials, "throughput")
     cost = residuals(trials, "cpu_per_tx")
     order = [t["index"] for t in trials]
-    lines = [f"{path}: {len(trials)} usable trials, layout {result.get('plan', {}).get('layout', 'unknown')}",
+    layout = result.get("plan", {}).get("layout", "unknown")
+    with_cost = statistics.correlation([throughput[i] for i in order], [cost[i] for i in order])
+    lines = [f"{path}: {len(trials)} usable trials, layout {layout}",
              f"  throughput around its JVM's mean: sd {statistics.stdev(throughput.values()):.3f}"
-             f" (log); correlation with CPU per transaction "
-             f"{statistics.correlation([throughput[i] for i in order], [cost[i] for i in order]):+.2f}"]
+             f" (log); correlation with CPU per transaction {with_cost:+.2f}"]
     slots = defaultdict(list)
     for t in trials:
         slots[t["started"]].append(t["index"])
