@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from . import interference
+from .compiler_cpu import compiler_cpu_seconds
 from .management import ManagementError, compilation_seconds
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
@@ -34,7 +35,8 @@ def snapshot(stack, target: str, runtime: tuple[str, ...]) -> dict:
             "host": interference.host_snapshot(stack.local_engine), "members": {}}
     for node in stack.members(target):
         management = stack.management_of(node)
-        member = {"gc": _gc_totals(management), "jit_s": compilation_seconds(management)}
+        member = {"gc": _gc_totals(management), "jit_s": compilation_seconds(management),
+                  "jit_cpu_s": compiler_cpu_seconds(stack.nodes[node])}
         for name in runtime:
             if name in RUNTIME_SOURCES:
                 member[name] = _runtime(management, RUNTIME_SOURCES[name])
@@ -77,6 +79,7 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     per = {n: _member_window(before["members"][n], after["members"][n], load_s) for n in members}
     gc_ms = sum(m["gc_time_ms"] for m in per.values())
     jit = [m["jit_busy"] for m in per.values() if m["jit_busy"] is not None]
+    jit_cpu = [m["jit_cpu"] for m in per.values() if m["jit_cpu"] is not None]
     out = {
         "window_s": after["t"] - before["t"], "load_s": load_s, "node": target,
         "containers": containers, "other_nodes_cpu_s": idle_nodes_cpu_s,
@@ -91,6 +94,8 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         # How busy the node's JIT compiler was: a warm node compiles little; a burst during a
         # window is the node changing under the measurement.
         "jit_busy": max(jit) if jit else None,
+        # The same as CPU (cores' worth, the busiest node's), not yet used by any rule.
+        "jit_cpu": max(jit_cpu) if jit_cpu else None,
     }
     pools = [(before["members"][n].get("datasource-pool", {}), after["members"][n]["datasource-pool"])
              for n in members if "datasource-pool" in after["members"][n]]
@@ -118,9 +123,13 @@ def _allowed_cpus(config) -> float:
 
 
 def _member_window(before: dict, after: dict, load_s: float) -> dict:
+    cpu = (before.get("jit_cpu_s"), after.get("jit_cpu_s"))
     return {"gc_count": after["gc"]["count"] - before["gc"]["count"],
             "gc_time_ms": after["gc"]["time_ms"] - before["gc"]["time_ms"],
-            "jit_busy": (after["jit_s"] - before["jit_s"]) / load_s if load_s > 0 else None}
+            "jit_busy": (after["jit_s"] - before["jit_s"]) / load_s if load_s > 0 else None,
+            # cores' worth of CPU the compiler's threads used (compiler_cpu.py): recorded
+            "jit_cpu": max(0.0, cpu[1] - cpu[0]) / load_s if None not in cpu and load_s > 0
+            else None}
 
 
 def _summed(pairs: list[tuple[dict, dict]]) -> tuple[dict, dict]:

@@ -4,6 +4,8 @@ import ipaddress
 import pytest
 
 from tuninglab import load
+from tuninglab.compiler_cpu import compiler_cpu_seconds
+from tuninglab.management import compilation_seconds
 from tuninglab.load import LoadSpec, load_metrics
 from tuninglab.stack import NodeConfig
 
@@ -50,6 +52,17 @@ def test_thirty_seconds_of_the_mix_without_errors(stack):
     assert metrics["failed"] == 0, metrics["fail_reasons"]
     for name in ALL_TRANSACTIONS:
         assert metrics["transactions"].get(name, {}).get("count", 0) > 0, f"{name} never ran"
+
+
+def test_the_compilers_cpu_is_read_from_the_kernel_and_grows_under_load(stack):
+    """The compiler's threads are hidden from the JVM's own thread list but not from /proc:
+    a booted node that served 30 s of the mix (the test above) has used more than a second of
+    it, and not more than twice its wall-time figure (the JVM's total compilation time, which
+    also counts the waits of a throttled compiler): clock ticks read as seconds would be 100
+    times that."""
+    cpu = compiler_cpu_seconds(stack.nodes["app"])
+    wall = compilation_seconds(stack.management)
+    assert cpu is not None and 1.0 < cpu <= wall * 2, (cpu, wall)
 
 
 def test_neworder_is_found_again_by_orderstatus(stack):

@@ -655,3 +655,33 @@ def test_a_run_left_disturbed_says_whether_its_nodes_or_the_machine_disturbed_it
     _, validity = _analyse(recipe, plan, trials, log, planned=20, min_usable_share=0.9)
     assert validity["problems"][0].endswith("(1 disturbed trial(s) had a node still compiling, "
                                             "1 were disturbed by the machine)")
+
+
+# --------------------------------------------------------------------------- compiler CPU
+
+
+def test_the_compiler_threads_cpu_is_summed_from_their_stat_lines():
+    from tuninglab.compiler_cpu import parse_task_stats
+    rest = "S 1 1 1 0 -1 4194624 10 0 0 0 {utime} {stime} 0 0 20 0 30 0 100 0 0"
+    lines = [f"7 (java) {rest.format(utime=900, stime=100)}",
+             f"12 (C2 CompilerThre) {rest.format(utime=250, stime=50)}",
+             f"13 (C1 CompilerThre) {rest.format(utime=40, stime=10)}",
+             f"14 (G1 (odd) name) {rest.format(utime=5000, stime=0)}"]
+    assert parse_task_stats("\n".join(lines), 100) == pytest.approx(3.5)
+    assert parse_task_stats(lines[0], 100) is None  # no compiler thread: nothing to say
+
+
+def test_a_window_records_the_busiest_compilers_cpu_next_to_its_wall_time():
+    from tuninglab import telemetry
+    nodes = ("app-baseline", "app-variant")
+    before, after = _snapshot(0, 0.0, nodes, (0.0, 0.0)), _snapshot(10, 2.0, nodes, (3.0, 1.0))
+    for snap, cpu in ((before, (5.0, 9.0)), (after, (5.5, 9.2))):
+        for node, seconds in zip(nodes, cpu):
+            snap["members"][node]["jit_cpu_s"] = seconds
+    window = telemetry.window(_Stack(balancers={"lb": nodes}), "lb", before, after,
+                              transactions=10, load_s=10)
+    assert window["jit_busy"] == pytest.approx(0.3) and window["jit_cpu"] == pytest.approx(0.05)
+    assert window["members"]["app-variant"]["jit_cpu"] == pytest.approx(0.02)
+    after["members"]["app-variant"]["jit_cpu_s"] = None  # unreadable on one node
+    assert telemetry.window(_Stack(balancers={"lb": nodes}), "lb", before, after,
+                            transactions=10, load_s=10)["jit_cpu"] == pytest.approx(0.05)
