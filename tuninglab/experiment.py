@@ -386,8 +386,9 @@ class _Run:
                                                    "connections")},
                  "transactions": numbers["transactions"], "telemetry": window,
                  "checks": [c.as_dict() for c in checks],
-                 # Failed requests come with the server's own words for them.
-                 "server_errors": stack.error_lines(node) if errors else []}
+                 # Failed requests come with the server's own words for them, also where
+                 # the recipe measures them rather than fails on them.
+                 "server_errors": stack.error_lines(node) if numbers["failed"] else []}
         self.trials.append(trial)
         m = trial["metrics"]
         reasons = "; ".join(errors + disturbances)

@@ -70,7 +70,8 @@ def _comparison_lines(c: dict) -> list[str]:
              f"{'metric':<14}{'baseline':>12}{'variant':>12}   {'delta [95 % CI]':<26}"
              f"{'detectable':>11}  verdict"]
     metrics = c.get("metrics") or {}
-    for name in ORDER + sorted(set(metrics) - set(ORDER)):
+    names = ORDER + sorted(set(metrics) - set(ORDER))
+    for name in sorted(names, key=lambda n: not (metrics.get(n) or {}).get("primary")):
         m = metrics.get(name)
         if not m:
             continue

@@ -276,6 +276,8 @@ def test_errors_as_the_primary_metric_give_a_verdict_in_percentage_points():
                             "primary_metric": "error_rate", "analysis": analysis})
     assert line.startswith("verdict: worse (error_rate +5.") and " pp [" in line
     assert "smallest detectable effect" in line and "%" not in line
+    table = report._comparison_lines(c)
+    assert table[2].startswith("*error_rate")  # errors first, before any latency
 
 
 def test_an_unusable_trial_drops_only_its_pair():
