@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 from tuninglab.recipe import MEASURES_ERRORS, discover_recipes, find_recipe  # noqa: E402
 
 
-def cells(recipe_id: str):
+def cells(recipe):
+    recipe_id = recipe.id
     yield new_code_cell('import os\n\n# Parameters: "quick" in CI, "full" for the published run.\n'
                         'profile = os.environ.get("TUNINGLAB_PROFILE", "full")',
                         metadata={"tags": ["parameters"]})
@@ -62,7 +63,7 @@ def cells(recipe_id: str):
                             "is printed as it goes).")
     yield new_code_cell(f'result = tl.run("{recipe_id}", profile=profile)')
     errors = ("no trial had errors of the system under test" if
-              find_recipe(ROOT / "recipes", recipe_id).metrics.primary != MEASURES_ERRORS else
+              recipe.metrics.primary != MEASURES_ERRORS else
               "the requests that failed are this recipe's measurement, not a reason to discard "
               "a trial")
     yield new_markdown_cell("## What must hold in any run\n\nEvery check read back from the "
@@ -87,7 +88,7 @@ def write(recipe, force: bool) -> None:
     path = ROOT / "notebooks" / recipe.area / f"{recipe.id}.ipynb"
     if path.exists() and not force:
         sys.exit(f"{path.relative_to(ROOT)} exists; --force to overwrite")
-    nb = new_notebook(cells=list(cells(recipe.id)), metadata={
+    nb = new_notebook(cells=list(cells(recipe)), metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)

@@ -18,10 +18,8 @@ import os
 
 __all__ = ["compiler_cpu_seconds", "parse_task_stats", "TASK_STATS"]
 
-# Every thread's stat line of the container's JVM (found by its command name, as in
-# changes/jvm_options.py: a match on the command line would also match this shell).
-TASK_STATS = ("for p in /proc/[0-9]*; do if [ \"$(cat $p/comm 2>/dev/null)\" = java ]; then "
-              "cat $p/task/*/stat 2>/dev/null; fi; done")
+# Every thread's stat line of the container's JVM (WildFlyNode.run_on_jvm finds it).
+TASK_STATS = "cat $p/task/*/stat 2>/dev/null"
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
@@ -48,7 +46,7 @@ def compiler_cpu_seconds(container) -> float | None:
     A compiler thread the JVM retires takes its seconds with it, so a window's difference is a
     lower bound when the JVM shrinks its compiler pool."""
     try:
-        text = container.run(["sh", "-c", TASK_STATS])
+        text = container.run_on_jvm(TASK_STATS)
     except RuntimeError:
         return None
     return parse_task_stats(text, os.sysconf("SC_CLK_TCK"))

@@ -182,6 +182,14 @@ class WildFlyNode(LabContainer):
                                f"{self.tail_logs()}")
         return self
 
+    def run_on_jvm(self, per_process: str) -> str:
+        """Run a shell fragment for the container's JVM process, its /proc directory in $p.
+        The JVM is found by its command name, java: a match on the command line would also
+        match this shell, whose own line names what it looks for (a THP read-back once read
+        the shell's memory that way)."""
+        return self.run(["sh", "-c", "for p in /proc/[0-9]*; do if [ \"$(cat $p/comm "
+                         "2>/dev/null)\" = java ]; then " + per_process + "; fi; done"])
+
     def management_url(self) -> str:
         return self._published_url(self.MANAGEMENT_PORT)
 

@@ -105,10 +105,11 @@ def _unit(result: dict, metric: str) -> str:
 
 def _delta_axes(ax, result: dict) -> None:
     rows = []
-    # A recipe that measures errors draws the error rate, in percentage points: relative
-    # deltas would not share its axis.
-    kind = "absolute" if result.get("primary_metric") == "error_rate" else "relative"
-    names = ("error_rate",) if kind == "absolute" else ("throughput", "cpu_per_tx", "latency_p99")
+    # A primary metric on the absolute scale (a recipe that measures its errors) is drawn
+    # alone, in percentage points: relative deltas would not share its axis.
+    kind = (results.primary_entry(result) or {}).get("delta_kind", "relative")
+    names = ((result.get("primary_metric"),) if kind == "absolute"
+             else ("throughput", "cpu_per_tx", "latency_p99"))
     for c in results.comparisons(result):
         for name in names:
             m = (c.get("metrics") or {}).get(name)

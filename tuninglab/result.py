@@ -303,17 +303,17 @@ def headline(result: dict) -> str:
     if entry is None:
         return f"verdict: {result.get('verdict')}"
     detectable = entry.get("detectable")
+    known = isinstance(detectable, float) and math.isfinite(detectable)
     if entry.get("delta_kind") == "absolute":  # a share (the error rate): percentage points
         kind, unit = "absolute", entry.get("unit")
         number = fmt_delta(entry.get("delta"), entry.get("ci_low"), entry.get("ci_high"), kind,
                            unit)
-        size = fmt_delta(detectable, delta_kind=kind, unit=unit).lstrip("+")
+        size = fmt_delta(detectable, delta_kind=kind, unit=unit).lstrip("+") if known else ""
     else:
         number = (f"{_pct(entry.get('delta'))} [{_pct(entry.get('ci_low'))}, "
                   f"{_pct(entry.get('ci_high'))}]")
-        size = f"{detectable:.1%}" if isinstance(detectable, float) else ""
-    extra = (f"; smallest detectable effect {size}"
-             if isinstance(detectable, float) and math.isfinite(detectable) else "")
+        size = f"{detectable:.1%}" if known else ""
+    extra = f"; smallest detectable effect {size}" if known else ""
     return f"verdict: {result.get('verdict')} ({result.get('primary_metric')} {number}{extra})"
 
 

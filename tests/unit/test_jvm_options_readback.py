@@ -22,7 +22,7 @@ class _Container:
 class _Stack:
     def __init__(self, log: str, arguments: list[str], smaps: str = "AnonHugePages:  409600 kB\n"):
         self.nodes = {"app-1": SimpleNamespace(get_wrapped_container=lambda: _Container(log),
-                                               run=lambda command: smaps)}
+                                               run_on_jvm=lambda per_process: smaps)}
         self._arguments = arguments
 
     def management_of(self, node):

@@ -78,19 +78,16 @@ class JvmOptionsChange(ChangeKind):
         return f"jvm-options: '{self.options(arm)}'"
 
 
-# The JVM's own process in its container (its command name is java; matching its command
-# line instead also matched this shell, whose own line names what it looks for, and read the
-# shell's 0 kB whenever its PID sorted first), and what of its memory the kernel backs with
-# transparent huge pages (results/probes/thp-check/ measured it with and without the option).
-SMAPS = ("for p in /proc/[0-9]*; do if [ \"$(cat $p/comm 2>/dev/null)\" = java ]; then "
-         "grep AnonHugePages $p/smaps_rollup; fi; done")
+# What of the JVM's memory the kernel backs with transparent huge pages
+# (results/probes/thp-check/ measured it with and without the option).
+SMAPS = "grep AnonHugePages $p/smaps_rollup"
 
 
 def _huge_pages_check(stack, node: str) -> Check:
     """-XX:+UseTransparentHugePages starts without a warning where the kernel's THP mode is
     madvise or always, but whether the heap got huge pages is the kernel's to say."""
     try:
-        text = stack.nodes[node].run(["sh", "-c", SMAPS])
+        text = stack.nodes[node].run_on_jvm(SMAPS)
         found = [int(kb) for kb in re.findall(r"AnonHugePages:\s+(\d+) kB", text)]
         kb = max(found, default=0)
         actual = f"{kb} kB" if found else f"no java process with smaps_rollup ({text.strip()[:80]})"
