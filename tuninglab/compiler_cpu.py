@@ -1,52 +1,67 @@
-"""The CPU the JIT compiler's threads used, read from the kernel (recorded, not yet a rule).
+"""The CPU the JIT compiler's threads used, read from the kernel: what the compiler rules read.
 
-The compiler rule (``jit_busy``) reads the JVM's total compilation time, which is the wall time
-of the compiler's threads: on a node at its CPU quota with many busy threads every compilation
-waits for CPU and stretches, so the figure rises without more compiling. A compilation of
-10 ms of CPU can read as 100 ms. It cost two runs on 2026-11-26
-(results/cluster-max-connections/20261126T040348Z-vm.json read 0.3-0.8 of a window in an
-error-free warm-up). The kernel knows the CPU each thread used: the compiler's threads are
-hidden from the JVM's own thread list (ThreadMXBean) but not from /proc, where they are named
-``C1 CompilerThre`` and ``C2 CompilerThre`` (the kernel keeps 15 characters of a name).
+Whether a node is still compiling decides when its warm-up's compile phase and plateau end and
+whether a measured window counts. Until 26 November 2026 those rules read the JVM's total
+compilation time, which is the wall time of the compiler's threads: on a node at its CPU quota
+with many busy threads every compilation waits for CPU and stretches, so the figure rises
+without more compiling. In the first run that recorded both, on nodes of 0.35 CPU, the wall
+figure read 0.35-2.75 of a window while the threads used 0.004-0.10 of a core
+(results/cluster-max-connections/20261126T045242Z-vm.json), and it had cost two runs. The
+kernel knows the CPU each thread used: the compiler's threads are hidden from the JVM's own
+thread list (ThreadMXBean) but not from /proc, where they are named ``C1 CompilerThre`` and
+``C2 CompilerThre`` (the kernel keeps 15 characters of a name).
 
-Each window records both figures, so the rule can move to CPU time once runs show where its
-threshold belongs.
+The rules read that CPU as a share of the CPU the node may use in the window (``jit_share``):
+the share of the node's work that went to compiling instead of serving, the same figure on a
+node of a quarter core as on one of two.
 """
 from __future__ import annotations
 
 import os
 
-__all__ = ["compiler_cpu_seconds", "parse_task_stats", "TASK_STATS"]
+__all__ = ["compiler_cores", "compiler_threads_cpu", "parse_task_stats", "TASK_STATS"]
 
 # Every thread's stat line of the container's JVM (WildFlyNode.run_on_jvm finds it).
 TASK_STATS = "cat $p/task/*/stat 2>/dev/null"
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
-def parse_task_stats(text: str, ticks_per_second: int) -> float | None:
-    """Seconds of CPU (user + system) of the compiler threads in /proc/<pid>/task/*/stat lines;
-    None when no compiler thread is among them."""
-    total, found = 0, False
+def parse_task_stats(text: str, ticks_per_second: int) -> dict[int, float] | None:
+    """Seconds of CPU (user + system) of each compiler thread, by thread id, in
+    /proc/<pid>/task/*/stat lines; None when no compiler thread is among them."""
+    found = {}
     for line in text.splitlines():
         start, end = line.find("("), line.rfind(")")
-        if start < 0 or end < start:
+        if start < 0 or end < start or not line[:start].strip().isdigit():
             continue
         if not line[start + 1:end].startswith(COMPILER_THREADS):
             continue
         fields = line[end + 1:].split()  # state, ppid, ... utime is the 12th, stime the 13th
         if len(fields) < 13:
             continue
-        total += int(fields[11]) + int(fields[12])
-        found = True
-    return total / ticks_per_second if found else None
+        found[int(line[:start])] = (int(fields[11]) + int(fields[12])) / ticks_per_second
+    return found or None
 
 
-def compiler_cpu_seconds(container) -> float | None:
-    """The compiler threads' CPU seconds so far in the container's JVM (None if unreadable).
-    A compiler thread the JVM retires takes its seconds with it, so a window's difference is a
-    lower bound when the JVM shrinks its compiler pool."""
+def compiler_threads_cpu(container) -> dict[int, float] | None:
+    """The CPU seconds so far of each compiler thread of the container's JVM (None if
+    unreadable)."""
     try:
         text = container.run_on_jvm(TASK_STATS)
     except RuntimeError:
         return None
     return parse_task_stats(text, os.sysconf("SC_CLK_TCK"))
+
+
+def compiler_cores(before: dict[int, float] | None, after: dict[int, float] | None,
+                   seconds: float) -> float | None:
+    """Cores' worth of CPU the compiler threads used between two readings (None if either is
+    missing). The JVM starts and retires compiler threads as its queue grows and shrinks
+    (UseDynamicNumberOfCompilerThreads), so the sum is taken thread by thread: a thread born in
+    the window counts from zero, and one that retired in it takes its seconds with it (the
+    figure is then a lower bound). A plain difference of totals read 0 % for a window in the
+    middle of a compile phase at 30 % (2026-11-26)."""
+    if before is None or after is None or seconds <= 0:
+        return None
+    used = sum(max(0.0, cpu - before.get(tid, 0.0)) for tid, cpu in after.items())
+    return used / seconds

@@ -70,7 +70,8 @@ KEYS = {
                 "balancer's policy, the requests each node served through it): "
                 "`[{what, expected, actual, ok}]`",
     "warmup": "per node: `{node, window_s, compile_max_s, plateau_max_s, rule, steady, seconds, "
-              "windows: [{phase, seconds, throughput, error_rate, jit_busy, ...}]}`",
+              "windows: [{phase, seconds, throughput, error_rate, jit_busy, jit_cpu, jit_share}]}` "
+              "(the compiler's CPU figures since 26 November 2026)",
     "validity": "`{valid, problems, errors, disturbed, unresolved_blocks}`: problems invalidate "
                 "the run; `disturbed` counts trials measured again because of interference; "
                 "`unresolved_blocks` lists blocks still disturbed after the re-runs (left out)",

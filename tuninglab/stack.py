@@ -114,6 +114,7 @@ class Stack:
         self.image_ids: dict[str, str] = {}
         self.started_in_s: float | None = None
         self.local_engine = _engine_is_local()
+        self._engine_cpus: int | None = None
 
     # -- life cycle ---------------------------------------------------------------------------
     def __enter__(self) -> "Stack":
@@ -332,8 +333,21 @@ class Stack:
         return {"cpuset": host.get("CpusetCpus", ""), "cpus": cpus, "memory": host.get("Memory")}
 
     def engine_cpuset(self) -> str:
-        count = self.client.info().get("NCPU") or os.cpu_count() or 1
+        count = self.engine_cpus()
         return f"0-{count - 1}" if count > 1 else "0"
+
+    def engine_cpus(self) -> int:
+        if self._engine_cpus is None:  # read once: the warm-up asks after every window
+            self._engine_cpus = self.client.info().get("NCPU") or os.cpu_count() or 1
+        return self._engine_cpus
+
+    def allowed_cpus(self, name: str, *, widened: bool = False) -> float:
+        """The CPUs a node may use: its quota, else its cpuset's CPUs; every CPU of the engine
+        while it is widened (boot and compile phase)."""
+        if widened:
+            return float(self.engine_cpus())
+        config = self.node_configs[name]
+        return config.cpus or len(interference.cpuset_cpus(config.cpuset))
 
     # -- construction -------------------------------------------------------------------------
     def _container(self, role: str):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from . import interference
-from .compiler_cpu import compiler_cpu_seconds
+from .compiler_cpu import compiler_cores, compiler_threads_cpu
 from .management import ManagementError, compilation_seconds
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
@@ -36,7 +36,7 @@ def snapshot(stack, target: str, runtime: tuple[str, ...]) -> dict:
     for node in stack.members(target):
         management = stack.management_of(node)
         member = {"gc": _gc_totals(management), "jit_s": compilation_seconds(management),
-                  "jit_cpu_s": compiler_cpu_seconds(stack.nodes[node])}
+                  "jit_cpu_s": compiler_threads_cpu(stack.nodes[node])}
         for name in runtime:
             if name in RUNTIME_SOURCES:
                 member[name] = _runtime(management, RUNTIME_SOURCES[name])
@@ -56,7 +56,7 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     CPU is the window's total, and the database's CPU per transaction of one arm is not known.
 
     A target with several nodes (a cluster) reads as one application server: ``app`` is their
-    CPU together, GC their sum, ``jit_busy`` the busiest node's compiler; ``members`` has each
+    CPU together, GC their sum, the compiler figures the busiest node's; ``members`` has each
     node's own figures and the requests the balancer gave it.
     """
     cpu = {role: after["cpu_s"][role] - before["cpu_s"][role] for role in after["cpu_s"]}
@@ -64,7 +64,7 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     allowed = {"db": len(interference.cpuset_cpus(stack.config.db_cpuset)),
                "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset))}
     app_cpu_s = sum(cpu[n] for n in members)
-    app_allowed = sum(_allowed_cpus(stack.node_configs[n]) for n in members)
+    app_allowed = sum(stack.allowed_cpus(n) for n in members)
     containers = {role: {"cpu_s": cpu[role], "allowed_cpus": allowed[role],
                          "cpu_utilisation": cpu[role] / load_s / allowed[role] if load_s > 0
                          else None, **stack.meter(role).memory()} for role in ("db", "loadgen")}
@@ -76,10 +76,12 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     idle_nodes_cpu_s = sum(cpu[n] for n in stack.nodes if n not in members)
     host = interference.host_window(before["host"], after["host"], stack_cpu_s=sum(cpu.values()),
                                     shared_cpus=stack.config.shared_cpus)
-    per = {n: _member_window(before["members"][n], after["members"][n], load_s) for n in members}
+    per = {n: _member_window(before["members"][n], after["members"][n], load_s,
+                             stack.allowed_cpus(n)) for n in members}
     gc_ms = sum(m["gc_time_ms"] for m in per.values())
     jit = [m["jit_busy"] for m in per.values() if m["jit_busy"] is not None]
     jit_cpu = [m["jit_cpu"] for m in per.values() if m["jit_cpu"] is not None]
+    jit_share = [m["jit_share"] for m in per.values() if m["jit_share"] is not None]
     out = {
         "window_s": after["t"] - before["t"], "load_s": load_s, "node": target,
         "containers": containers, "other_nodes_cpu_s": idle_nodes_cpu_s,
@@ -92,10 +94,14 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         "shared_by": shared_by,
         "gc_time_share": gc_ms / (load_s * 1000 * len(members)) if load_s > 0 else None,
         # How busy the node's JIT compiler was: a warm node compiles little; a burst during a
-        # window is the node changing under the measurement.
+        # window is the node changing under the measurement. Three figures of the busiest
+        # node: its compilation (wall) time over the window, which stretches on a throttled
+        # node and no rule reads since 26 November 2026; the compiler threads' CPU in cores;
+        # and that CPU as a share of what the node may use, which the rule reads
+        # (compiler_cpu.py).
         "jit_busy": max(jit) if jit else None,
-        # The same as CPU (cores' worth, the busiest node's), not yet used by any rule.
         "jit_cpu": max(jit_cpu) if jit_cpu else None,
+        "jit_share": max(jit_share) if jit_share else None,
     }
     pools = [(before["members"][n].get("datasource-pool", {}), after["members"][n]["datasource-pool"])
              for n in members if "datasource-pool" in after["members"][n]]
@@ -118,18 +124,13 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     return out
 
 
-def _allowed_cpus(config) -> float:
-    return config.cpus or len(interference.cpuset_cpus(config.cpuset))
-
-
-def _member_window(before: dict, after: dict, load_s: float) -> dict:
-    cpu = (before.get("jit_cpu_s"), after.get("jit_cpu_s"))
+def _member_window(before: dict, after: dict, load_s: float, allowed_cpus: float) -> dict:
+    jit_cpu = compiler_cores(before.get("jit_cpu_s"), after.get("jit_cpu_s"), load_s)
     return {"gc_count": after["gc"]["count"] - before["gc"]["count"],
             "gc_time_ms": after["gc"]["time_ms"] - before["gc"]["time_ms"],
             "jit_busy": (after["jit_s"] - before["jit_s"]) / load_s if load_s > 0 else None,
-            # cores' worth of CPU the compiler's threads used (compiler_cpu.py): recorded
-            "jit_cpu": max(0.0, cpu[1] - cpu[0]) / load_s if None not in cpu and load_s > 0
-            else None}
+            "jit_cpu": jit_cpu,
+            "jit_share": jit_cpu / allowed_cpus if jit_cpu is not None else None}
 
 
 def _summed(pairs: list[tuple[dict, dict]]) -> tuple[dict, dict]:

@@ -25,7 +25,8 @@ every setting back and takes its telemetry through the management API): those co
 part of what the JVM must compile before it is warm, and compiled later they would land in the
 measured windows as JIT bursts.
 
-Every window is kept: throughput, error rate and how busy the JIT compiler was. A window in
+Every window is kept: throughput, error rate and how busy the JIT compiler was (its threads'
+CPU as a share of what the node may use; compiler_cpu.py says why not its wall time). A window in
 which every request failed stops the run (the stack does not serve this workload).
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 from . import load
+from .compiler_cpu import compiler_cores, compiler_threads_cpu
 from .management import compilation_seconds
 from .together import together
 
@@ -53,7 +55,12 @@ class Window:
     seconds: float
     throughput: float
     error_rate: float
-    jit_busy: float  # share of the window's wall time the JIT spent compiling (can exceed 1)
+    jit_busy: float  # the JVM's compilation (wall) time over the window; recorded, not a rule
+    # The busiest member's compiler threads: CPU in cores, and as a share of the CPU the node
+    # could use in this window (every engine CPU in the compile phase, its limit after); None
+    # when the kernel's counters could not be read.
+    jit_cpu: float | None = None
+    jit_share: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -64,9 +71,10 @@ class SteadyRule:
     """When a warm-up has reached its plateau.
 
     Over the last ``windows`` 5 s windows (30 s), the least-squares trend of throughput adds up
-    to at most ``drift`` across them (a climb still under way fails), and the JIT compiler was
-    busy for at most ``jit_busy`` of the time (a compiler still working means the next windows
-    will be faster). A 5 s window at a quarter of a core holds about 350 transactions and
+    to at most ``drift`` across them (a climb still under way fails), and over the last four
+    the JIT compiler's threads used at most ``jit_share`` of the node's CPU (a compiler still
+    working means the next windows will be faster; windows whose compiler could not be read
+    are left out of that test). A 5 s window at a quarter of a core holds about 350 transactions and
     varies by about 10 % (2026-11-25), so over 30 s the trend itself is known only to about
     +/-12 %: the drift bound catches a node still climbing fast, not a slow creep. A slow
     creep common to both nodes of a crossover cancels in their ratio; the compiler's own
@@ -74,7 +82,10 @@ class SteadyRule:
     """
 
     drift: float = 0.10
-    jit_busy: float = 0.15
+    # The wall-time bound it replaces (15 % of the window) read about three times the CPU share
+    # on a quarter-core node with 8 users (calibration run of 26 November 2026), so 5 % keeps
+    # that node's plateau where it was; a throttled node with many threads no longer fails it.
+    jit_share: float = 0.05
     windows: int = 6
 
     def trend(self, windows: list[Window]) -> float | None:
@@ -94,17 +105,26 @@ class SteadyRule:
         if change is None:
             return False
         recent = [w for w in windows if w.phase == "plateau"][-4:]
-        jit = sum(w.jit_busy * w.seconds for w in recent) / sum(w.seconds for w in recent)
-        return abs(change) <= self.drift and jit <= self.jit_busy
+        read = [w for w in recent if w.jit_share is not None]
+        jit = sum(w.jit_share * w.seconds for w in read) / sum(w.seconds for w in read) if read else 0.0
+        return abs(change) <= self.drift and jit <= self.jit_share
 
 
-# The compile phase ends once the JIT spent less than this share of a window compiling, in
-# COMPILE_QUIET_WINDOWS windows in a row: with its compiler threads on two cores it starts near
-# 2.5. At 0.5 (until 2026-11-25) the node had compiled for about 60 s and ran 600 tx/s, but it
-# went on compiling for minutes under its quota, where each method that later crossed a
-# compile threshold took eight times longer to reach it: measured nodes climbed by 30 % over
-# the 20 blocks that followed (results/aa-noise/20261125T104452Z-vm.json).
-COMPILE_QUIET = 0.1
+# The compile phase ends once the compiler's threads used less than this share of the CPU the
+# widened node may use (every CPU of the engine: 0.04 of a core on two) in
+# COMPILE_QUIET_WINDOWS windows in a row; a window whose compiler could not be read is not
+# quiet. Until 26 November 2026 the phase read the compiler's wall time (under 0.1 of the
+# window), which stretches when the node's own request threads share the cores with the
+# compiler: in a calibration run that day (aa-noise, 8 users, unpublished) a widened node's
+# wall figure was 4 to 7 times its compiler's CPU at the end of the phase, and several nodes
+# compiling at once on two cores stretch it further (the compile phase of a four-node cluster
+# ran to its cap: results/cluster-node-count/20261126T010941Z-vm.json). 0.04 of a core keeps
+# about the old end for one node. Ending sooner was measured before: at half of the window
+# (until 2026-11-25) the node had compiled for about 60 s and ran 600 tx/s, but it went on
+# compiling for minutes under its quota, where each method that later crossed a compile
+# threshold took eight times longer to reach it: measured nodes climbed by 30 % over the 20
+# blocks that followed (results/aa-noise/20261125T104452Z-vm.json).
+COMPILE_QUIET = 0.02
 COMPILE_QUIET_WINDOWS = 2
 
 Progress = Callable[[str], None]
@@ -152,7 +172,8 @@ def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
         while elapsed < compile_max_s:
             found = _windows(stack, specs, "compile", windows, say, between_windows)
             elapsed += WINDOW_S
-            quiet = {n: quiet[n] + 1 if w.jit_busy < COMPILE_QUIET else 0 for n, w in found.items()}
+            quiet = {n: quiet[n] + 1 if w.jit_share is not None and w.jit_share < COMPILE_QUIET
+                     else 0 for n, w in found.items()}
             if min(quiet.values()) >= COMPILE_QUIET_WINDOWS:
                 break
     finally:
@@ -163,25 +184,31 @@ def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
 def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
              windows: dict[str, list[Window]], say: Progress,
              between_windows=None) -> dict[str, Window]:
-    """One 5 s window on every node at once (a balancer's nodes each: its JIT figure is the
-    busiest node's)."""
-    managements = {node: [stack.management_of(m) for m in stack.members(node)] for node in specs}
-    compiled_before = {node: [compilation_seconds(m) for m in ms]
-                       for node, ms in managements.items()}
+    """One 5 s window on every node at once (a balancer's nodes each: its compiler figures
+    are the busiest node's)."""
+    members = {node: stack.members(node) for node in specs}
+    before = {node: [_compiler_reading(stack, m) for m in ms] for node, ms in members.items()}
     summaries = together(specs, lambda node: load.run(
         stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{len(windows[node])}"))
     found = {}
     for node, summary in summaries.items():
-        compiled = max(compilation_seconds(m) - before
-                       for m, before in zip(managements[node], compiled_before[node]))
+        after = [_compiler_reading(stack, m) for m in members[node]]
+        wall = max(a[0] - b[0] for b, a in zip(before[node], after))
+        cores = [compiler_cores(b[1], a[1], WINDOW_S) for b, a in zip(before[node], after)]
+        shares = [c / stack.allowed_cpus(m, widened=phase == "compile")
+                  for m, c in zip(members[node], cores) if c is not None]
         numbers = load.load_metrics(summary)
         window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
-                        error_rate=numbers["error_rate"], jit_busy=compiled / WINDOW_S)
+                        error_rate=numbers["error_rate"], jit_busy=wall / WINDOW_S,
+                        jit_cpu=max((c for c in cores if c is not None), default=None),
+                        jit_share=max(shares, default=None))
         windows[node].append(window)
         found[node] = window
+        compiler = (f"{window.jit_share:.0%} of its CPU" if window.jit_share is not None
+                    else "not readable")
         say(f"warm-up {node}: {phase} window {len(windows[node])}: "
-            f"{window.throughput:,.0f} tx/s, errors {window.error_rate:.1%}, JIT busy "
-            f"{window.jit_busy:.0%}")
+            f"{window.throughput:,.0f} tx/s, errors {window.error_rate:.1%}, compiler "
+            f"{compiler}")
         if numbers["requests"] and numbers["failed"] == numbers["requests"]:
             raise WarmUpFailed(
                 f"every request failed in warm-up window {len(windows[node])} of {node} "
@@ -190,3 +217,9 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
     for node in specs if between_windows else ():
         between_windows(node, phase)
     return found
+
+
+def _compiler_reading(stack, member: str) -> tuple[float, dict[int, float] | None]:
+    """The member's compilation (wall) seconds and its compiler threads' CPU seconds so far."""
+    return (compilation_seconds(stack.management_of(member)),
+            compiler_threads_cpu(stack.nodes[member]))

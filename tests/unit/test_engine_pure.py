@@ -126,7 +126,10 @@ def test_mirrored_blocks_cancel_a_linear_drift():
 
 
 def _windows(values, jit=0.0, phase="plateau"):
-    return [Window(phase, 5, v, 0.0, jit) for v in values]
+    """Windows whose compiler used ``jit`` of the node's CPU (its wall time reads ten times
+    that, as on a throttled node: no rule may read it)."""
+    return [Window(phase, 5, v, 0.0, jit_busy=10 * jit, jit_cpu=jit / 4, jit_share=jit)
+            for v in values]
 
 
 def test_steady_means_a_plateau_with_a_quiet_compiler():
@@ -136,7 +139,10 @@ def test_steady_means_a_plateau_with_a_quiet_compiler():
     # noisy but flat, as 5 s windows at a quarter of a core are (about 10 %)
     assert rule.steady(_windows([300, 72, 76, 59, 78, 68, 70, 74]))
     assert rule.trend(_windows([72, 76, 59, 78, 68, 70])) == pytest.approx(-0.02, abs=0.05)
-    assert not rule.steady(_windows([500, 505, 498, 502, 500, 501], jit=0.3))  # JIT at work
+    assert not rule.steady(_windows([500, 505, 498, 502, 500, 501], jit=0.08))  # JIT at work
+    assert rule.steady(_windows([500, 505, 498, 502, 500, 501], jit=0.03))  # its wall time 30 %
+    unread = [Window("plateau", 5, v, 0.0, jit_busy=2.0) for v in [500, 505, 498, 502, 500, 501]]
+    assert rule.steady(unread)  # a compiler that cannot be read leaves the drift test alone
     assert not rule.steady(_windows([0, 0, 0, 0, 0, 0]))
     assert not rule.steady(_windows([500, 505, 498, 502, 500, 501], phase="compile"))
 
@@ -162,13 +168,16 @@ def test_each_interference_rule_fires_alone_and_names_its_cause():
 
 def test_a_node_whose_compiler_was_busy_disturbs_its_trial():
     from tuninglab.analysis import trial_disturbances
-    telemetry = {"node": "app-2", "jit_busy": 0.74,
+    from tuninglab.analysis.trials import still_compiling
+    telemetry = {"node": "app-2", "jit_busy": 0.3, "jit_cpu": 0.037, "jit_share": 0.148,
                  "containers": {"loadgen": {"cpu_utilisation": 0.2}},
                  "interference": {"steal": 0.0, "outside_cpu": 0.0, "db_core_busy": 0.4}}
     [reason] = trial_disturbances(_recipe(), telemetry)
-    assert "app-2's JIT compiler busy 74%" in reason
-    assert trial_disturbances(_recipe(), {**telemetry, "jit_busy": 0.05}) == []
-    assert trial_disturbances(_recipe(), {**telemetry, "jit_busy": None}) == []
+    assert "app-2's JIT compiler used 15% of the node's CPU > tolerance 10%" in reason
+    assert still_compiling(reason)
+    # the wall time alone, however high, is not a disturbance: it stretches on a throttled node
+    assert trial_disturbances(_recipe(), {**telemetry, "jit_busy": 2.7, "jit_share": 0.05}) == []
+    assert trial_disturbances(_recipe(), {**telemetry, "jit_share": None}) == []
 
 
 def test_host_window_separates_stack_cpu_from_the_rest():
@@ -425,6 +434,9 @@ class _Stack:
         self.nodes = dict.fromkeys(self.node_configs)
         self.balancers = balancers or {}
 
+    def allowed_cpus(self, name, widened=False):
+        return 2.0 if widened else self.node_configs[name].cpus
+
     def members(self, target):
         return list(self.balancers[target]) if target in self.balancers else [target]
 
@@ -669,8 +681,19 @@ def test_the_compiler_threads_cpu_is_summed_from_their_stat_lines():
              f"12 (C2 CompilerThre) {rest.format(utime=250, stime=50)}",
              f"13 (C1 CompilerThre) {rest.format(utime=40, stime=10)}",
              f"14 (G1 (odd) name) {rest.format(utime=5000, stime=0)}"]
-    assert parse_task_stats("\n".join(lines), 100) == pytest.approx(3.5)
+    assert parse_task_stats("\n".join(lines), 100) == {12: pytest.approx(3.0),
+                                                        13: pytest.approx(0.5)}
     assert parse_task_stats(lines[0], 100) is None  # no compiler thread: nothing to say
+
+
+def test_the_compilers_cpu_is_summed_thread_by_thread():
+    """The JVM starts and retires compiler threads: a retired thread must not make the window
+    read less than what the others used, and a new one counts from zero."""
+    from tuninglab.compiler_cpu import compiler_cores
+    before = {12: 30.0, 13: 5.0, 14: 2.0}
+    after = {12: 31.0, 13: 5.5, 15: 0.5}  # 14 retired, 15 born in the window
+    assert compiler_cores(before, after, 10) == pytest.approx(0.2)
+    assert compiler_cores(None, after, 10) is None and compiler_cores(before, None, 10) is None
 
 
 def test_a_window_records_the_busiest_compilers_cpu_next_to_its_wall_time():
@@ -679,11 +702,13 @@ def test_a_window_records_the_busiest_compilers_cpu_next_to_its_wall_time():
     before, after = _snapshot(0, 0.0, nodes, (0.0, 0.0)), _snapshot(10, 2.0, nodes, (3.0, 1.0))
     for snap, cpu in ((before, (5.0, 9.0)), (after, (5.5, 9.2))):
         for node, seconds in zip(nodes, cpu):
-            snap["members"][node]["jit_cpu_s"] = seconds
+            snap["members"][node]["jit_cpu_s"] = {7: seconds}  # one compiler thread
     window = telemetry.window(_Stack(balancers={"lb": nodes}), "lb", before, after,
                               transactions=10, load_s=10)
     assert window["jit_busy"] == pytest.approx(0.3) and window["jit_cpu"] == pytest.approx(0.05)
+    assert window["jit_share"] == pytest.approx(0.1)  # of the half CPU the node may use
     assert window["members"]["app-variant"]["jit_cpu"] == pytest.approx(0.02)
+    assert window["members"]["app-variant"]["jit_share"] == pytest.approx(0.04)
     after["members"]["app-variant"]["jit_cpu_s"] = None  # unreadable on one node
     assert telemetry.window(_Stack(balancers={"lb": nodes}), "lb", before, after,
                             transactions=10, load_s=10)["jit_cpu"] == pytest.approx(0.05)

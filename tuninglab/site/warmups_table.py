@@ -48,4 +48,7 @@ def render(site, recipe_id: str, page: str) -> str:
 def _window(window: dict | None) -> str:
     if not window:
         return "—"
-    return f"{window['throughput']:,.0f} tx/s, JIT {window['jit_busy']:.0%}"
+    if window.get("jit_share") is not None:
+        return f"{window['throughput']:,.0f} tx/s, compiler {window['jit_share']:.0%} of CPU"
+    # Runs before 26 November 2026 have the compiler's wall time only.
+    return f"{window['throughput']:,.0f} tx/s, JIT {window['jit_busy']:.0%} (wall)"
