@@ -9,7 +9,7 @@ figure read 0.35-2.75 of a window while the threads used 0.004-0.10 of a core
 (results/cluster-max-connections/20261126T045242Z-vm.json), and it had cost two runs. The
 kernel knows the CPU each thread used: the compiler's threads are hidden from the JVM's own
 thread list (ThreadMXBean) but not from /proc, where they are named ``C1 CompilerThre`` and
-``C2 CompilerThre`` (the kernel keeps 15 characters of a name).
+``C2 CompilerThre`` (jvm_threads.py reads them).
 
 The rules read that CPU as a share of the CPU the node may use in the window (``jit_share``):
 the share of the node's work that went to compiling instead of serving, the same figure on a
@@ -17,40 +17,19 @@ node of a quarter core as on one of two.
 """
 from __future__ import annotations
 
-import os
+from .jvm_threads import read_threads
 
-__all__ = ["compiler_cores", "compiler_threads_cpu", "parse_task_stats", "TASK_STATS"]
+__all__ = ["compiler_cores", "compiler_threads_cpu", "COMPILER_THREADS"]
 
-# Every thread's stat line of the container's JVM (WildFlyNode.run_on_jvm finds it).
-TASK_STATS = "cat $p/task/*/stat 2>/dev/null"
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
-def parse_task_stats(text: str, ticks_per_second: int) -> dict[int, float] | None:
-    """Seconds of CPU (user + system) of each compiler thread, by thread id, in
-    /proc/<pid>/task/*/stat lines; None when no compiler thread is among them."""
-    found = {}
-    for line in text.splitlines():
-        start, end = line.find("("), line.rfind(")")
-        if start < 0 or end < start or not line[:start].strip().isdigit():
-            continue
-        if not line[start + 1:end].startswith(COMPILER_THREADS):
-            continue
-        fields = line[end + 1:].split()  # state, ppid, ... utime is the 12th, stime the 13th
-        if len(fields) < 13:
-            continue
-        found[int(line[:start])] = (int(fields[11]) + int(fields[12])) / ticks_per_second
-    return found or None
-
-
 def compiler_threads_cpu(container) -> dict[int, float] | None:
-    """The CPU seconds so far of each compiler thread of the container's JVM (None if
-    unreadable)."""
-    try:
-        text = container.run_on_jvm(TASK_STATS)
-    except RuntimeError:
-        return None
-    return parse_task_stats(text, os.sysconf("SC_CLK_TCK"))
+    """The CPU seconds so far of each compiler thread of the container's JVM, by thread id
+    (None if unreadable or when it has no compiler thread)."""
+    threads = read_threads(container)
+    found = {t.tid: t.cpu_s for t in threads or () if t.name.startswith(COMPILER_THREADS)}
+    return found or None
 
 
 def compiler_cores(before: dict[int, float] | None, after: dict[int, float] | None,

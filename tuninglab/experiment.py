@@ -100,11 +100,14 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     kind.bind(plan.arms)
     seed = design.new_seed()
     blocks = design.blocks(plan.slots, prof.blocks, seed, period_blocks=period_blocks(plan, prof))
-    clock = _Clock(len(blocks) * len(plan.slots), prof.settle_s + prof.window_s + TRIAL_OVERHEAD_S)
+    idle_s = recipe.workload.idle_before_s
+    lead = f"{idle_s} s idle" if idle_s else f"{prof.settle_s} s settling"
+    clock = _Clock(len(blocks) * len(plan.slots),
+                   (idle_s or prof.settle_s) + prof.window_s + TRIAL_OVERHEAD_S)
     say = lambda text: progress(f"[{clock.stamp()}] {text}")  # noqa: E731
     started = datetime.now(timezone.utc)
     say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms, {_layout_text(plan, blocks)}; "
-        f"{prof.blocks} blocks of {prof.settle_s} s settling + {prof.window_s} s measured per "
+        f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
     base = node_config(recipe, share=plan.concurrency)
     first = plan.arms_by_node(blocks[0].orientation)
@@ -346,11 +349,14 @@ class _Run:
             nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
         tag = f"{len(self.trials)}"
         drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
-        if prof.settle_s:
+        idle_s = self.recipe.workload.idle_before_s
+        if idle_s:  # the window measures a burst on a server left idle (guide 2.1.3)
+            time.sleep(idle_s)
+        elif prof.settle_s:
             together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
                                               f"{tag}-{nodes[a.id]}-settle"))
-        before = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime)
-                  for a in arms}
+        before = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime,
+                                           edge="start") for a in arms}
         summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.window_s,
                                                       f"{tag}-{nodes[a.id]}"))
         after = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime)
@@ -377,7 +383,9 @@ class _Run:
         status = "failed" if errors else ("disturbed" if enforced else "valid")
         trial = {"index": index, "block": block.index, "period": block.period,
                  "orientation": block.orientation, "arm": arm.id, "node": node,
-                 "started": started, "window_s": prof.window_s, "settle_s": prof.settle_s,
+                 "started": started, "window_s": prof.window_s,
+                 "settle_s": 0 if self.recipe.workload.idle_before_s else prof.settle_s,
+                 "idle_s": self.recipe.workload.idle_before_s,
                  "drained_s": round(drained_s, 2), "status": status,
                  "used": status == "valid", "errors": errors,
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),

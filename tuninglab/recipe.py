@@ -224,6 +224,7 @@ class Workload:
     bulk_rows: int
     note_chars: int
     requests_per_connection: int = 0  # 0: keep each virtual user's connection
+    idle_before_s: int = 0  # > 0: each window follows a pause without load, not settling
 
 
 @dataclass(frozen=True)
@@ -970,7 +971,8 @@ def _cpus(value) -> float | str | None:
 
 
 def _build_workload(workload: dict) -> Workload:
-    common = ("mix", "model", "lines", "bulk_rows", "note_chars", "requests_per_connection")
+    common = ("mix", "model", "lines", "bulk_rows", "note_chars", "requests_per_connection",
+              "idle_before_s")
     values = _with_defaults(workload, "workload", common + MODEL_KEYS[workload["model"]])
     rate = values.get("rate")
     return Workload(
@@ -984,6 +986,7 @@ def _build_workload(workload: dict) -> Workload:
         bulk_rows=values["bulk_rows"],
         note_chars=values["note_chars"],
         requests_per_connection=values["requests_per_connection"],
+        idle_before_s=values["idle_before_s"],
     )
 
 

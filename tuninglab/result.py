@@ -88,8 +88,9 @@ KEYS = {
                 "`recommendation`); a sweep over a load (users or rate) adds `load_curves`, one "
                 "load curve per value (a ladder's configurations over the users)",
     "trials": "every trial, used or not: `{index, block, period, orientation, arm, node, started, "
-              "window_s, settle_s, drained_s (seconds waited for the node to finish the previous "
-              "window's requests), "
+              "window_s, settle_s, idle_s (seconds without load before the window, where the "
+              "recipe measures a burst on an idle server: then no settling), drained_s (seconds "
+              "waited for the node to finish the previous window's requests), "
               "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
               "transactions, telemetry (a cluster's: its nodes' CPU together, its busiest "
               "compiler, and `members`, each node's own figures and requests), checks, server_errors (the node's ERROR log lines "

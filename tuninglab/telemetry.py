@@ -12,6 +12,7 @@ import time
 
 from . import interference
 from .compiler_cpu import compiler_cores, compiler_threads_cpu
+from .jvm_threads import read_threads
 from .management import ManagementError, compilation_seconds
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
@@ -19,31 +20,61 @@ from .management import PLATFORM_MEMORY as MEMORY
 POOL = [("subsystem", "datasources"), ("data-source", "OrderDS"), ("statistics", "pool")]
 IO_WORKER = [("subsystem", "io"), ("worker", "default")]
 
+
+def _management_source(address):
+    return lambda stack, node: _runtime(stack.management_of(node), address)
+
+
+def _task_threads(stack, node) -> dict:
+    """The io worker's task threads alive now (busy or idle), counted in /proc: the management
+    model says how many are busy and the pool's bounds, not how many exist."""
+    threads = read_threads(stack.nodes[node])
+    if threads is None:
+        return {"error": "the JVM's threads could not be read"}
+    return {"alive": sum(t.name.startswith(TASK_THREAD) for t in threads)}
+
+
+# What a recipe may name in metrics.runtime: {name: reader(stack, node) -> dict}.
 RUNTIME_SOURCES = {
-    "datasource-pool": POOL,
-    "io-worker": IO_WORKER,
-    "jvm-memory": MEMORY,
+    "datasource-pool": _management_source(POOL),
+    "io-worker": _management_source(IO_WORKER),
+    "jvm-memory": _management_source(MEMORY),
+    "task-threads": _task_threads,
 }
+TASK_THREAD = "default task-"  # the default worker's task threads, as the kernel names them
 
 
-def snapshot(stack, target: str, runtime: tuple[str, ...]) -> dict:
-    """Every counter the window needs, read as close together as possible (CPU first).
-    ``target`` is what the load went to: a node, or a balancer whose nodes are read each."""
+def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") -> dict:
+    """Every counter the window needs. ``target`` is what the load went to: a node, or a
+    balancer whose nodes are read each. The CPU counters are read nearest the load: last at
+    the window's start, first at its end, so that the management calls and the ``docker exec``
+    that reads the JVM's threads cost the node no CPU inside the window."""
+    members = {}
+    if edge == "start":
+        members = _members(stack, target, runtime)
     roles = ["db", "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
             "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
-            "host": interference.host_snapshot(stack.local_engine), "members": {}}
+            "host": interference.host_snapshot(stack.local_engine), "members": members}
+    if edge != "start":
+        snap["members"] = _members(stack, target, runtime)
+    if target in stack.balancers:
+        snap["requests_by_node"] = stack.balancers[target].requests_by_node()
+    return snap
+
+
+def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
+    """Each node's counters read through its management API and from its JVM's threads."""
+    out = {}
     for node in stack.members(target):
         management = stack.management_of(node)
         member = {"gc": _gc_totals(management), "jit_s": compilation_seconds(management),
                   "jit_cpu_s": compiler_threads_cpu(stack.nodes[node])}
         for name in runtime:
             if name in RUNTIME_SOURCES:
-                member[name] = _runtime(management, RUNTIME_SOURCES[name])
-        snap["members"][node] = member
-    if target in stack.balancers:
-        snap["requests_by_node"] = stack.balancers[target].requests_by_node()
-    return snap
+                member[name] = RUNTIME_SOURCES[name](stack, node)
+        out[node] = member
+    return out
 
 
 def window(stack, target: str, before: dict, after: dict, transactions: int, load_s: float,
@@ -107,20 +138,28 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
              for n in members if "datasource-pool" in after["members"][n]]
     if pools:
         out["datasource_pool"] = _pool_window(*_summed(pools), transactions)
-    if len(members) == 1:
-        for name in ("io-worker", "jvm-memory"):  # gauges: a cluster has them per node only
-            if name in after["members"][members[0]]:
-                out[name.replace("-", "_")] = after["members"][members[0]][name]
+    if len(members) == 1:  # gauges: a cluster has them per node only
+        out.update(_gauges(before["members"][members[0]], after["members"][members[0]]))
     else:
         for n in members:
             per[n]["cpu_s"] = cpu[n]
             if "requests_by_node" in after:
                 per[n]["requests"] = (after["requests_by_node"].get(n, 0)
                                       - before["requests_by_node"].get(n, 0))
-            for name in ("io-worker", "jvm-memory"):
-                if name in after["members"][n]:
-                    per[n][name.replace("-", "_")] = after["members"][n][name]
+            per[n].update(_gauges(before["members"][n], after["members"][n]))
         out["members"] = per
+    return out
+
+
+def _gauges(before: dict, after: dict) -> dict:
+    """A node's gauges in the window: the io worker and the heap as at its end; the live task
+    threads at both edges (after a pause without load, the start says how many the worker
+    kept)."""
+    out = {name.replace("-", "_"): after[name] for name in ("io-worker", "jvm-memory")
+           if name in after}
+    if "task-threads" in after:
+        out["task_threads"] = {"at_start": before.get("task-threads", {}).get("alive"),
+                               "at_end": after["task-threads"].get("alive")}
     return out
 
 

@@ -675,15 +675,59 @@ def test_a_run_left_disturbed_says_whether_its_nodes_or_the_machine_disturbed_it
 
 
 def test_the_compiler_threads_cpu_is_summed_from_their_stat_lines():
-    from tuninglab.compiler_cpu import parse_task_stats
+    from tuninglab.jvm_threads import parse_task_stats
     rest = "S 1 1 1 0 -1 4194624 10 0 0 0 {utime} {stime} 0 0 20 0 30 0 100 0 0"
     lines = [f"7 (java) {rest.format(utime=900, stime=100)}",
              f"12 (C2 CompilerThre) {rest.format(utime=250, stime=50)}",
              f"13 (C1 CompilerThre) {rest.format(utime=40, stime=10)}",
              f"14 (G1 (odd) name) {rest.format(utime=5000, stime=0)}"]
-    assert parse_task_stats("\n".join(lines), 100) == {12: pytest.approx(3.0),
-                                                        13: pytest.approx(0.5)}
-    assert parse_task_stats(lines[0], 100) is None  # no compiler thread: nothing to say
+    threads = parse_task_stats("\n".join(lines) + "\nnot a stat line", 100)
+    assert [(t.tid, t.name, t.cpu_s) for t in threads] == [
+        (7, "java", pytest.approx(10.0)), (12, "C2 CompilerThre", pytest.approx(3.0)),
+        (13, "C1 CompilerThre", pytest.approx(0.5)), (14, "G1 (odd) name", pytest.approx(50.0))]
+
+
+def test_a_window_counts_the_task_threads_a_burst_found_and_left():
+    """task-threads is read at both edges: after a pause, the start says how many threads the
+    worker kept; a cluster has the count per node."""
+    from tuninglab import telemetry
+    before, after = _snapshot(0, 0.0), _snapshot(10, 2.0)
+    before["members"]["app-baseline"]["task-threads"] = {"alive": 2}
+    after["members"]["app-baseline"]["task-threads"] = {"alive": 16}
+    window = telemetry.window(_Stack(), "app-baseline", before, after, transactions=10, load_s=10)
+    assert window["task_threads"] == {"at_start": 2, "at_end": 16}
+    nodes = ("app-baseline", "app-variant")
+    before, after = _snapshot(0, 0.0, nodes, (0.0, 0.0)), _snapshot(10, 2.0, nodes, (0.0, 0.0))
+    for snap, counts in ((before, (2, 16)), (after, (16, 16))):
+        for node, count in zip(nodes, counts):
+            snap["members"][node]["task-threads"] = {"alive": count}
+    window = telemetry.window(_Stack(balancers={"lb": nodes}), "lb", before, after,
+                              transactions=10, load_s=10)
+    assert "task_threads" not in window
+    assert window["members"]["app-baseline"]["task_threads"] == {"at_start": 2, "at_end": 16}
+
+
+def test_the_cpu_counters_are_read_nearest_the_load(monkeypatch):
+    """At a window's start the management calls and the docker exec come first and the CPU
+    counters last; at its end the CPU counters come first: neither costs the node CPU inside
+    the window."""
+    from types import SimpleNamespace
+
+    from tuninglab import telemetry
+    calls = []
+    monkeypatch.setattr(telemetry, "_gc_totals", lambda m: calls.append("node") or {})
+    monkeypatch.setattr(telemetry, "compilation_seconds", lambda m: 0.0)
+    monkeypatch.setattr(telemetry, "compiler_threads_cpu", lambda c: None)
+    monkeypatch.setattr(telemetry.interference, "host_snapshot", lambda local: None)
+    stack = _Stack()
+    stack.meter = lambda role: SimpleNamespace(cpu_seconds=lambda: calls.append("cpu") or 0.0)
+    stack.management_of = lambda node: None
+    stack.local_engine = True
+    telemetry.snapshot(stack, "app-baseline", (), edge="start")
+    assert calls[0] == "node" and calls[-1] == "cpu"
+    calls.clear()
+    telemetry.snapshot(stack, "app-baseline", ())
+    assert calls[0] == "cpu" and calls[-1] == "node"
 
 
 def test_the_compilers_cpu_is_summed_thread_by_thread():

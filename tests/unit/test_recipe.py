@@ -124,6 +124,15 @@ def test_workload_change_is_the_clients_and_must_differ_from_the_baseline(tree):
     assert "baseline's value" in message
 
 
+def test_a_pause_before_each_window_is_a_workload_key_with_bounds(tree):
+    assert load_recipe(tree.sample).workload.idle_before_s == 0  # settle under load by default
+    tree.edit('users = 32', 'users = 32\nidle_before_s = 5')
+    assert load_recipe(tree.sample).workload.idle_before_s == 5
+    tree.edit('idle_before_s = 5', 'idle_before_s = -1')
+    message = error_of(tree.sample)
+    assert "workload.idle_before_s" in message and "0" in message
+
+
 def test_the_repository_aa_noise_recipe():
     recipe = load_recipe(REPO / "recipes" / "method" / "aa-noise")
 
