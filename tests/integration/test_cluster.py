@@ -15,6 +15,8 @@ def formed():
     with Stack(progress=lambda line: print(line, flush=True)) as stack:
         run_id = stack.scope.run_id
         report = cluster.form(stack, spec)
+        for name in spec.names:
+            stack.restore(name)  # nodes are formed wide; the measurement's quotas apply from here
         yield stack, spec, report
     # the with block has ended: nothing of the run is left (nodes, balancer, network)
     assert run_labels(stack.client, run_id) == []
