@@ -272,6 +272,14 @@ def probe_war() -> bytes:
     return buffer.getvalue()
 
 
+def _probe_deployed(stack: Stack, name: str) -> bool:
+    try:
+        return stack.management_of(name).read_attribute((("deployment", PROBE),),
+                                                        "status") == "OK"
+    except Exception:  # not in the model yet
+        return False
+
+
 def _view(stack: Stack, name: str) -> str:
     try:
         return str(stack.management_of(name).read_attribute(EE_CHANNEL, "view") or "")
@@ -295,10 +303,14 @@ def _has_all(view: str, names: list[str]) -> bool:
 
 
 def _wait_for_view(stack: Stack, names: list[str], timeout_s: float) -> dict[str, str]:
+    """Until every node's view lists all of them and every node's model holds the probe's
+    deployment: a node joins the view while the scanner is still deploying the probe, and a
+    comparison of the nodes' models read then found it on one node only (2026-11-26)."""
     deadline = time.monotonic() + timeout_s
     while True:
         views = {name: _view(stack, name) for name in names}
-        if all(_has_all(v, names) for v in views.values()):
+        if all(_has_all(v, names) for v in views.values()) \
+                and all(_probe_deployed(stack, name) for name in names):
             return views
         if time.monotonic() > deadline:
             raise ClusterError(f"the nodes did not form one cluster within {timeout_s:.0f} s; "

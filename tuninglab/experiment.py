@@ -195,13 +195,15 @@ class _Run:
                                                      self.recipe.baseline)
         for target, arm in arms.items():
             self.holding[target] = arm.level
-        checks["nodes compared"] = node_setup.compare_models(stack, self.kind, by_node)
         # A cluster as a whole (one view, the balancer's policy, every node answering through
         # it), after configuration may have reloaded its nodes and before the change's own
-        # preparation may take nodes out of the balancer's rotation.
+        # preparation may take nodes out of the balancer's rotation. Before the nodes are
+        # compared: a reloaded node redeploys the cluster's probe from its deployment folder
+        # on its own time, and until its view is back its model lacks that deployment.
         whole = self.servers.verify(stack)
         if whole:
             checks["servers"] = whole
+        checks["nodes compared"] = node_setup.compare_models(stack, self.kind, by_node)
         for node in by_node:
             stack.restore(node)
         checks["preflight"] = self.kind.prepare(stack)
