@@ -15,8 +15,12 @@ from .conftest import run_labels
 
 def _start_run(results_dir):
     env = {**os.environ, "TUNINGLAB_RESULTS_DIR": str(results_dir), "PYTHONUNBUFFERED": "1"}
+    # Ctrl-C's default action in the run, whatever the test's own parent did with it: a shell
+    # that starts a command in the background (`... &`) hands it SIGINT ignored, Python then
+    # installs no KeyboardInterrupt for it, and the run would ignore the test's Ctrl-C.
     return subprocess.Popen([sys.executable, "-m", "tuninglab.cli", "run", "aa-noise"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _wait_for(process, text, timeout=180):
