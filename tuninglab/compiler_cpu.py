@@ -17,19 +17,27 @@ node of a quarter core as on one of two.
 """
 from __future__ import annotations
 
-from .jvm_threads import read_threads
+from .jvm_threads import JvmThread
+from .management import compilation_seconds
 
-__all__ = ["compiler_cores", "compiler_threads_cpu", "COMPILER_THREADS"]
+__all__ = ["compiler_cores", "compiler_figures", "compiler_reading", "compiler_threads_cpu",
+           "busiest", "COMPILER_THREADS"]
 
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
-def compiler_threads_cpu(container) -> dict[int, float] | None:
-    """The CPU seconds so far of each compiler thread of the container's JVM, by thread id
-    (None if unreadable or when it has no compiler thread)."""
-    threads = read_threads(container)
+def compiler_threads_cpu(threads: list[JvmThread] | None) -> dict[int, float] | None:
+    """The CPU seconds so far of each compiler thread among a JVM's threads, by thread id
+    (None if the threads were unreadable or none of them is a compiler thread)."""
     found = {t.tid: t.cpu_s for t in threads or () if t.name.startswith(COMPILER_THREADS)}
     return found or None
+
+
+def compiler_reading(stack, node: str, threads: list[JvmThread] | None) -> dict:
+    """What a window's edge records of a node's compiler: the JVM's compilation (wall) seconds
+    and, from its thread list (read once per edge by the caller), each compiler thread's CPU."""
+    return {"jit_s": compilation_seconds(stack.management_of(node)),
+            "jit_cpu_s": compiler_threads_cpu(threads)}
 
 
 def compiler_cores(before: dict[int, float] | None, after: dict[int, float] | None,
@@ -44,3 +52,19 @@ def compiler_cores(before: dict[int, float] | None, after: dict[int, float] | No
         return None
     used = sum(max(0.0, cpu - before.get(tid, 0.0)) for tid, cpu in after.items())
     return used / seconds
+
+
+def compiler_figures(before: dict, after: dict, seconds: float, allowed_cpus: float) -> dict:
+    """A node's three compiler figures between two readings: its compilation (wall) time over
+    the window (recorded; no rule reads it), the CPU of its compiler threads in cores, and
+    that CPU over the CPUs the node could use (what the rules read)."""
+    cores = compiler_cores(before.get("jit_cpu_s"), after.get("jit_cpu_s"), seconds)
+    return {"jit_busy": (after["jit_s"] - before["jit_s"]) / seconds if seconds > 0 else None,
+            "jit_cpu": cores,
+            "jit_share": cores / allowed_cpus if cores is not None else None}
+
+
+def busiest(figures: list[dict]) -> dict:
+    """The busiest node's figures, each taken over the nodes that could be read."""
+    return {key: max((f[key] for f in figures if f[key] is not None), default=None)
+            for key in ("jit_busy", "jit_cpu", "jit_share")}

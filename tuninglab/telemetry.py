@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 
 from . import interference
-from .compiler_cpu import compiler_cores, compiler_threads_cpu
+from .compiler_cpu import busiest, compiler_figures, compiler_reading
 from .jvm_threads import read_threads
-from .management import ManagementError, compilation_seconds
+from .management import ManagementError
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
 
@@ -22,19 +22,19 @@ IO_WORKER = [("subsystem", "io"), ("worker", "default")]
 
 
 def _management_source(address):
-    return lambda stack, node: _runtime(stack.management_of(node), address)
+    return lambda stack, node, threads: _runtime(stack.management_of(node), address)
 
 
-def _task_threads(stack, node) -> dict:
+def _task_threads(stack, node, threads) -> dict:
     """The io worker's task threads alive now (busy or idle), counted in /proc: the management
     model says how many are busy and the pool's bounds, not how many exist."""
-    threads = read_threads(stack.nodes[node])
     if threads is None:
         return {"error": "the JVM's threads could not be read"}
     return {"alive": sum(t.name.startswith(TASK_THREAD) for t in threads)}
 
 
-# What a recipe may name in metrics.runtime: {name: reader(stack, node) -> dict}.
+# What a recipe may name in metrics.runtime: {name: reader(stack, node, threads) -> dict},
+# ``threads`` the node's JVM threads as read once for the whole snapshot (jvm_threads.py).
 RUNTIME_SOURCES = {
     "datasource-pool": _management_source(POOL),
     "io-worker": _management_source(IO_WORKER),
@@ -64,15 +64,16 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
 
 
 def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
-    """Each node's counters read through its management API and from its JVM's threads."""
+    """Each node's counters read through its management API and from its JVM's threads (one
+    ``docker exec`` a node: the compiler and the task-thread count share the list)."""
     out = {}
     for node in stack.members(target):
-        management = stack.management_of(node)
-        member = {"gc": _gc_totals(management), "jit_s": compilation_seconds(management),
-                  "jit_cpu_s": compiler_threads_cpu(stack.nodes[node])}
+        threads = read_threads(stack.nodes[node])
+        member = {"gc": _gc_totals(stack.management_of(node)),
+                  **compiler_reading(stack, node, threads)}
         for name in runtime:
             if name in RUNTIME_SOURCES:
-                member[name] = RUNTIME_SOURCES[name](stack, node)
+                member[name] = RUNTIME_SOURCES[name](stack, node, threads)
         out[node] = member
     return out
 
@@ -110,9 +111,6 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     per = {n: _member_window(before["members"][n], after["members"][n], load_s,
                              stack.allowed_cpus(n)) for n in members}
     gc_ms = sum(m["gc_time_ms"] for m in per.values())
-    jit = [m["jit_busy"] for m in per.values() if m["jit_busy"] is not None]
-    jit_cpu = [m["jit_cpu"] for m in per.values() if m["jit_cpu"] is not None]
-    jit_share = [m["jit_share"] for m in per.values() if m["jit_share"] is not None]
     out = {
         "window_s": after["t"] - before["t"], "load_s": load_s, "node": target,
         "containers": containers, "other_nodes_cpu_s": idle_nodes_cpu_s,
@@ -130,9 +128,7 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         # node and no rule reads since 26 November 2026; the compiler threads' CPU in cores;
         # and that CPU as a share of what the node may use, which the rule reads
         # (compiler_cpu.py).
-        "jit_busy": max(jit) if jit else None,
-        "jit_cpu": max(jit_cpu) if jit_cpu else None,
-        "jit_share": max(jit_share) if jit_share else None,
+        **busiest(list(per.values())),
     }
     pools = [(before["members"][n].get("datasource-pool", {}), after["members"][n]["datasource-pool"])
              for n in members if "datasource-pool" in after["members"][n]]
@@ -164,12 +160,9 @@ def _gauges(before: dict, after: dict) -> dict:
 
 
 def _member_window(before: dict, after: dict, load_s: float, allowed_cpus: float) -> dict:
-    jit_cpu = compiler_cores(before.get("jit_cpu_s"), after.get("jit_cpu_s"), load_s)
     return {"gc_count": after["gc"]["count"] - before["gc"]["count"],
             "gc_time_ms": after["gc"]["time_ms"] - before["gc"]["time_ms"],
-            "jit_busy": (after["jit_s"] - before["jit_s"]) / load_s if load_s > 0 else None,
-            "jit_cpu": jit_cpu,
-            "jit_share": jit_cpu / allowed_cpus if jit_cpu is not None else None}
+            **compiler_figures(before, after, load_s, allowed_cpus)}
 
 
 def _summed(pairs: list[tuple[dict, dict]]) -> tuple[dict, dict]:

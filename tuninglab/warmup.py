@@ -36,8 +36,8 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 from . import load
-from .compiler_cpu import compiler_cores, compiler_threads_cpu
-from .management import compilation_seconds
+from .compiler_cpu import busiest, compiler_figures, compiler_reading
+from .jvm_threads import read_threads
 from .together import together
 
 __all__ = ["SteadyRule", "WarmUpFailed", "Window", "warm_up"]
@@ -187,28 +187,23 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
     """One 5 s window on every node at once (a balancer's nodes each: its compiler figures
     are the busiest node's)."""
     members = {node: stack.members(node) for node in specs}
-    before = {node: [_compiler_reading(stack, m) for m in ms] for node, ms in members.items()}
+    before = {m: _compiler_reading(stack, m) for ms in members.values() for m in ms}
     summaries = together(specs, lambda node: load.run(
         stack.loadgen, specs[node], WINDOW_S, f"warmup-{node}-{len(windows[node])}"))
     found = {}
     for node, summary in summaries.items():
-        after = [_compiler_reading(stack, m) for m in members[node]]
-        wall = max(a[0] - b[0] for b, a in zip(before[node], after))
-        cores = [compiler_cores(b[1], a[1], WINDOW_S) for b, a in zip(before[node], after)]
-        shares = [c / stack.allowed_cpus(m, widened=phase == "compile")
-                  for m, c in zip(members[node], cores) if c is not None]
+        compiler = busiest([compiler_figures(
+            before[m], _compiler_reading(stack, m), WINDOW_S,
+            stack.allowed_cpus(m, widened=phase == "compile")) for m in members[node]])
         numbers = load.load_metrics(summary)
         window = Window(phase=phase, seconds=WINDOW_S, throughput=numbers["throughput"],
-                        error_rate=numbers["error_rate"], jit_busy=wall / WINDOW_S,
-                        jit_cpu=max((c for c in cores if c is not None), default=None),
-                        jit_share=max(shares, default=None))
+                        error_rate=numbers["error_rate"], **compiler)
         windows[node].append(window)
         found[node] = window
-        compiler = (f"{window.jit_share:.0%} of its CPU" if window.jit_share is not None
-                    else "not readable")
+        share = (f"{window.jit_share:.0%} of its CPU" if window.jit_share is not None
+                 else "not readable")
         say(f"warm-up {node}: {phase} window {len(windows[node])}: "
-            f"{window.throughput:,.0f} tx/s, errors {window.error_rate:.1%}, compiler "
-            f"{compiler}")
+            f"{window.throughput:,.0f} tx/s, errors {window.error_rate:.1%}, compiler {share}")
         if numbers["requests"] and numbers["failed"] == numbers["requests"]:
             raise WarmUpFailed(
                 f"every request failed in warm-up window {len(windows[node])} of {node} "
@@ -219,7 +214,5 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
     return found
 
 
-def _compiler_reading(stack, member: str) -> tuple[float, dict[int, float] | None]:
-    """The member's compilation (wall) seconds and its compiler threads' CPU seconds so far."""
-    return (compilation_seconds(stack.management_of(member)),
-            compiler_threads_cpu(stack.nodes[member]))
+def _compiler_reading(stack, member: str) -> dict:
+    return compiler_reading(stack, member, read_threads(stack.nodes[member]))

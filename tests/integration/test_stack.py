@@ -5,6 +5,7 @@ import pytest
 
 from tuninglab import load
 from tuninglab.compiler_cpu import compiler_threads_cpu
+from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
 from tuninglab.load import LoadSpec, load_metrics
 from tuninglab.stack import NodeConfig
@@ -60,7 +61,7 @@ def test_the_compilers_cpu_is_read_from_the_kernel_and_grows_under_load(stack):
     it, and not more than twice its wall-time figure (the JVM's total compilation time, which
     also counts the waits of a throttled compiler): clock ticks read as seconds would be 100
     times that."""
-    threads = compiler_threads_cpu(stack.nodes["app"])
+    threads = compiler_threads_cpu(read_threads(stack.nodes["app"]))
     wall = compilation_seconds(stack.management)
     assert threads is not None and 1.0 < sum(threads.values()) <= wall * 2, (threads, wall)
 

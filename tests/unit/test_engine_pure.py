@@ -716,8 +716,8 @@ def test_the_cpu_counters_are_read_nearest_the_load(monkeypatch):
     from tuninglab import telemetry
     calls = []
     monkeypatch.setattr(telemetry, "_gc_totals", lambda m: calls.append("node") or {})
-    monkeypatch.setattr(telemetry, "compilation_seconds", lambda m: 0.0)
-    monkeypatch.setattr(telemetry, "compiler_threads_cpu", lambda c: None)
+    monkeypatch.setattr(telemetry, "read_threads", lambda c: calls.append("node") or None)
+    monkeypatch.setattr(telemetry, "compiler_reading", lambda stack, node, threads: {})
     monkeypatch.setattr(telemetry.interference, "host_snapshot", lambda local: None)
     stack = _Stack()
     stack.meter = lambda role: SimpleNamespace(cpu_seconds=lambda: calls.append("cpu") or 0.0)
@@ -728,6 +728,11 @@ def test_the_cpu_counters_are_read_nearest_the_load(monkeypatch):
     calls.clear()
     telemetry.snapshot(stack, "app-baseline", ())
     assert calls[0] == "cpu" and calls[-1] == "node"
+    # the JVM's thread list is read once a node, for the compiler and the task threads alike
+    reads = []
+    monkeypatch.setattr(telemetry, "read_threads", lambda c: reads.append(c) or [])
+    snap = telemetry.snapshot(stack, "app-baseline", ("task-threads",))
+    assert len(reads) == 1 and snap["members"]["app-baseline"]["task-threads"] == {"alive": 0}
 
 
 def test_the_compilers_cpu_is_summed_thread_by_thread():
