@@ -7,7 +7,7 @@ the reaper's job itself:
   SIGTERM / SIGHUP (turned into an exception so `finally` blocks run);
 - `sweep_dead_runs()` removes objects of runs whose process is gone (kill -9, a crashed
   kernel); it runs at the start of every stack, and spares stacks parked for reuse
-  (stackpool.py), whose process ended on purpose.
+  (stackpool.py), whose process ended on purpose, and stacks a live run claimed from there.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class Interrupted(KeyboardInterrupt):
     """A termination signal arrived; raised so that clean-up code runs."""
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -48,7 +48,7 @@ def sweep_dead_runs(client: docker.DockerClient, spare: set[str] = frozenset()) 
     removed = []
     for container in client.containers.list(all=True, filters={"label": RUN_LABEL}):
         labels = container.labels
-        if labels.get(HOST_LABEL) != host or _pid_alive(int(labels.get(PID_LABEL, "0"))):
+        if labels.get(HOST_LABEL) != host or pid_alive(int(labels.get(PID_LABEL, "0"))):
             continue
         if container.id in spare:
             continue
@@ -56,7 +56,7 @@ def sweep_dead_runs(client: docker.DockerClient, spare: set[str] = frozenset()) 
         removed.append(f"container {container.name}")
     for network in client.networks.list(filters={"label": RUN_LABEL}):
         labels = network.attrs.get("Labels") or {}
-        if labels.get(HOST_LABEL) != host or _pid_alive(int(labels.get(PID_LABEL, "0"))):
+        if labels.get(HOST_LABEL) != host or pid_alive(int(labels.get(PID_LABEL, "0"))):
             continue
         if network.id in spare:
             continue

@@ -134,7 +134,7 @@ class Stack:
         or, reusing, a parked stack of the same kind, reset."""
         began = time.monotonic()
         self.image_ids = images.require_images(self.client)
-        swept = cleanup.sweep_dead_runs(self.client, spare=stackpool.parked_ids())
+        swept = cleanup.sweep_dead_runs(self.client, spare=stackpool.spared_ids())
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
         self.scope = cleanup.RunScope(self.client).__enter__()

@@ -17,9 +17,13 @@ The JVMs stay warm, which CI welcomes: the quick profile makes no claim. The ful
 whose results the site publishes, never reuses a stack.
 
 The pool is a folder of small JSON files under the cache folder, one per parked stack. A
-claim renames the file first (atomic), so two runs cannot take the same stack. ``clear``
-removes every parked stack (the test command calls it when it ends); the sweep of dead runs
-leaves parked containers alone.
+claim moves the file into ``claimed/``, its name prefixed with the claimant's process id
+(a rename: atomic, so two runs cannot take the same stack). ``clear`` removes every parked
+stack (the test command calls it when it ends). The sweep of dead runs leaves alone every
+parked stack and every stack claimed by a live process: a claimed stack's containers still
+carry the labels of the run that parked it, a process that has ended, and a run starting
+beside the claimant would otherwise take them for leftovers (it did, 2026-11-26: a
+notebook's claimed stack removed under it by a test run started beside it).
 """
 from __future__ import annotations
 
@@ -31,7 +35,7 @@ from pathlib import Path
 
 from . import layout
 
-__all__ = ["ENV", "enabled", "key", "park", "claim", "parked_ids", "clear"]
+__all__ = ["ENV", "enabled", "key", "park", "claim", "spared_ids", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
 
@@ -42,6 +46,10 @@ def enabled() -> bool:
 
 def _folder() -> Path:
     return layout.cache_dir() / "stackpool"
+
+
+def _claimed() -> Path:
+    return _folder() / "claimed"
 
 
 def key(stack_config, node_configs: dict, image_ids: dict) -> str:
@@ -56,6 +64,9 @@ def park(stack_key: str, record: dict) -> Path:
     """Put a stack in the pool: ``record`` holds the ids of its network and containers."""
     folder = _folder()
     folder.mkdir(parents=True, exist_ok=True)
+    for held, claim_record in _claims():  # this stack is parked again: no longer claimed
+        if claim_record.get("network") == record["network"]:
+            held.unlink(missing_ok=True)
     path = folder / f"{stack_key}-{os.getpid()}-{record['network'][:8]}.json"
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps({"key": stack_key, **record}), encoding="utf-8")
@@ -66,7 +77,8 @@ def park(stack_key: str, record: dict) -> Path:
 def claim(stack_key: str) -> dict | None:
     """Take a parked stack of this key out of the pool (None when there is none)."""
     for path in sorted(_folder().glob(f"{stack_key}-*.json")):
-        taken = path.with_name(f".{path.name}.claimed-{os.getpid()}")
+        _claimed().mkdir(parents=True, exist_ok=True)
+        taken = _claimed() / f"{os.getpid()}-{path.name}"
         try:
             os.rename(path, taken)
         except OSError:
@@ -74,26 +86,41 @@ def claim(stack_key: str) -> dict | None:
         try:
             return json.loads(taken.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            continue
-        finally:
             taken.unlink(missing_ok=True)
     return None
 
 
+def _read(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def _records() -> list[dict]:
+    return [r for r in map(_read, _folder().glob("*.json")) if r is not None]
+
+
+def _claims() -> list[tuple[Path, dict]]:
+    """The stacks claimed by processes still alive; a claim whose process has ended is
+    dropped (its stack is that run's leftovers, for the sweep to remove)."""
+    from .cleanup import pid_alive
     out = []
-    for path in _folder().glob("*.json"):
-        try:
-            out.append(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError):
-            pass
+    for path in _claimed().glob("*.json") if _claimed().is_dir() else ():
+        pid, _, _ = path.name.partition("-")
+        record = _read(path)
+        if record is None or not pid.isdigit() or not pid_alive(int(pid)):
+            path.unlink(missing_ok=True)
+            continue
+        out.append((path, record))
     return out
 
 
-def parked_ids() -> set[str]:
-    """Ids of every network and container waiting in the pool."""
+def spared_ids() -> set[str]:
+    """Ids of every network and container parked in the pool or claimed by a live run: what
+    the sweep of dead runs must not remove."""
     ids = set()
-    for record in _records():
+    for record in _records() + [record for _, record in _claims()]:
         ids.add(record["network"])
         ids.update([record["db"], record["loadgen"], *record["nodes"].values()])
     return ids

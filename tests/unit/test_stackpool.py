@@ -31,11 +31,25 @@ def test_the_key_follows_the_stack_the_nodes_and_the_images():
 
 def test_a_parked_stack_is_claimed_once_and_only_by_its_own_key():
     stackpool.park("k1", _record(1))
-    assert stackpool.parked_ids() == {"net1", "db1", "lg1", "a1", "b1"}
+    assert stackpool.spared_ids() == {"net1", "db1", "lg1", "a1", "b1"}
     assert stackpool.claim("k2") is None
     assert stackpool.claim("k1")["db"] == "db1"
     assert stackpool.claim("k1") is None
-    assert stackpool.parked_ids() == set()
+
+
+def test_a_claimed_stack_is_spared_while_its_claimant_lives_and_no_longer():
+    """Its containers carry the labels of the run that parked it, a process that has ended:
+    a run starting beside the claimant must not sweep them as leftovers."""
+    stackpool.park("k1", _record(1))
+    stackpool.claim("k1")
+    assert stackpool.spared_ids() == {"net1", "db1", "lg1", "a1", "b1"}  # this process holds it
+    stackpool.park("k1", _record(1))  # parked again: one record, in the pool
+    assert len(list(stackpool._claimed().glob("*.json"))) == 0
+    stackpool.claim("k1")
+    (held,) = stackpool._claimed().glob("*.json")
+    held.rename(held.with_name("999999999-" + held.name.partition("-")[2]))  # a dead claimant
+    assert stackpool.spared_ids() == set()
+    assert list(stackpool._claimed().glob("*.json")) == []
 
 
 def test_reuse_is_off_unless_the_environment_asks(monkeypatch):
@@ -78,4 +92,4 @@ def test_clear_removes_every_parked_container_and_network_even_if_some_are_gone(
     client = _Client(known={"net1", "db1", "lg1", "a1", "b1", "net2", "a2"})
     stackpool.clear(client)
     assert sorted(client.removed) == ["a1", "a2", "b1", "db1", "lg1", "net1", "net2"]
-    assert stackpool.parked_ids() == set()
+    assert stackpool.spared_ids() == set()
