@@ -290,8 +290,11 @@ def _view(stack: Stack, name: str) -> str:
 def _members(view: str) -> list[str]:
     """The members of a JGroups view text such as
     "[app-2(v=16.0.5)|2] (3) [app-2(v=16.0.5), app-3(v=16.0.5), app-1(v=16.0.5)]" (each member
-    may carry its Infinispan version in brackets)."""
-    match = re.search(r"\(\d+\)\s*\[(.*)\]\s*$", view)
+    may carry its Infinispan version in brackets). A merge view, left after nodes that started
+    at once formed views of their own and then found each other, lists its members the same
+    way and then the subgroups it merged ("MergeView::[...|1] (2) [app-2, app-1], 2
+    subgroups: [...], [...]"): the first list is the view."""
+    match = re.search(r"\(\d+\)\s*\[([^\]]*)\]", view)
     if not match:
         return []
     return [re.sub(r"\(.*\)$", "", m.strip()) for m in match.group(1).split(",") if m.strip()]

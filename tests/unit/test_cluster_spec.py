@@ -43,6 +43,10 @@ def test_a_view_text_gives_its_members():
     assert cluster._members("[app-2(v=16.0.5)|2] (3) [app-2(v=16.0.5), app-3(v=16.0.5), "
                             "app-1(v=16.0.5)]") == ["app-2", "app-3", "app-1"]
     assert cluster._members("") == []
+    merged = ("MergeView::[app-2(v=16.0.5)|1] (2) [app-2(v=16.0.5), app-1(v=16.0.5)], 2 "
+              "subgroups: [app-1(v=16.0.5)|0] (1) [app-1(v=16.0.5)], [app-2(v=16.0.5)|0] (1) "
+              "[app-2(v=16.0.5)]")  # read on a cluster whose two nodes reloaded at once
+    assert cluster._members(merged) == ["app-2", "app-1"]
 
 
 def test_the_probe_war_is_the_same_bytes_on_every_node():
