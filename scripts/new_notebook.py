@@ -51,6 +51,8 @@ def cells(recipe):
         "if recipe.cluster:\n"
         '    print(f"cluster: {recipe.cluster.nodes} nodes, CPUs {recipe.cluster.cpus}, behind "\n'
         '          f"a balancer with policy {recipe.cluster.policy}")\n'
+        "for name, value in recipe.change.properties.items():\n"
+        '    print(f"variant system property: {name} = {value}")\n'
         "if recipe.change.policy:\n"
         '    print(f"variant balancer policy: {recipe.change.policy}")\n'
         "for rung in recipe.change.rungs:\n"

@@ -38,7 +38,8 @@ from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
 from .changes import nodes as node_setup
 from .errors import DirtyTree
-from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
+from .plan import (AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RELOAD, RUNTIME, SHARED, Arm, Plan,
+                   compile_plan)
 from .recipe import Recipe, measured_hash, recipe_hash
 from .stack import NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
@@ -110,7 +111,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
     base = node_config(recipe, share=plan.concurrency)
-    first = plan.arms_by_node(blocks[0].orientation)
+    first = _first_arms(plan, blocks[0])
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
     servers = topology.topology_for(recipe)
@@ -131,7 +132,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     finished = datetime.now(timezone.utc)
     out = result.build(recipe=recipe, profile=prof, plan=plan, kind=kind, seed=seed,
                        blocks=blocks, queue_log=queue_log, trials=trials, verified=verified,
-                       warmups=warmups, periods=run.periods, analysis=analysis,
+                       warmups=warmups, periods=run.periods,
+                       switches=run.switcher.records, analysis=analysis,
                        validity=validity,
                        provenance={**provenance.machine(), "started": started.isoformat(),
                                    "finished": finished.isoformat(),
@@ -145,6 +147,17 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     return out
 
 
+def _first_arms(plan: Plan, block: design.Block) -> dict[str, Arm]:
+    """The arm each node is configured and warmed for at the start: its arm in the first
+    block's orientation; where the arms take turns on the nodes with a reload, the first
+    window's arm, so that the run does not open with a turn (a reload and a warm-up)."""
+    arms = plan.arms_by_node(block.orientation)
+    if plan.layout == SHARED and plan.switch == RELOAD:
+        opening = plan.arm(block.arms[0])
+        arms = {node: opening for node in arms}
+    return arms
+
+
 def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
     if plan.layout == CROSSOVER:
         periods = len({b.period for b in blocks})
@@ -153,6 +166,9 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
         return (f"crossover of {' and '.join(plan.nodes)} side by side, arms swapping nodes "
                 f"{how} ({periods} period{'s' if periods != 1 else ''})")
     if plan.layout == "shared":
+        if plan.switch == RELOAD:
+            return (f"one target ({plan.nodes[0]}), its nodes reloaded and warmed again "
+                    f"whenever the next window's arm differs")
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
     again = result.launches_text(plan.switch, len({b.period for b in blocks}))
     return f"one node per level ({len(plan.nodes)}), measured one at a time{again}"

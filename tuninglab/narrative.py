@@ -28,7 +28,8 @@ LAYOUT_WORDS = {
                    "server before every trial",
         "database": "one warm application-server node; the database setting is switched in "
                     "place before every trial",
-        "reload": "one warm application-server node", "restart": "one warm application-server node",
+        "reload": "one warm cluster; the arms take turns on its nodes, each turn a reload of "
+                  "every node and a warm-up", "restart": "one warm application-server node",
     },
     "per-level": {switch: "each value on its own warm application-server node, measured one "
                           "at a time" for switch in ("runtime", "reload", "restart", "database")},

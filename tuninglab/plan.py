@@ -34,7 +34,9 @@ changes/base.py):
 
 A recipe with ``[cluster]`` runs every arm on its one cluster, through the balancer
 (``CLUSTER_TARGET``), the setting switched in place on every node of it: the shared layout,
-whatever the plan compares (a cluster side by side with another would halve every node).
+whatever the plan compares (a cluster side by side with another would halve every node). A
+change that needs a reload switches there too, each turn a reload of every node and a warm-up
+(swaps.ReloadEverywhereSwitcher).
 """
 from __future__ import annotations
 

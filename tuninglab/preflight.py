@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import changes, layout
 from .interference import cpuset_cpus
-from .plan import DATABASE, RUNTIME, compile_plan
+from .plan import DATABASE, RELOAD, RUNTIME, compile_plan
 from .recipe import Recipe, RecipeError
 
 __all__ = ["check", "problems", "HEADROOM_MB", "heap_mb", "memory_mb"]
@@ -126,11 +126,12 @@ def _cluster_problems(recipe, where, kind) -> list[str]:
         cluster_spec(recipe)
     except RecipeError as error:
         return [str(error)]
-    if kind.switch not in (RUNTIME, DATABASE):
+    if kind.switch not in (RUNTIME, DATABASE, RELOAD):
         return [f"{where}: change.kind: {recipe.change.kind} switches by {kind.switch}, and a "
-                f"cluster's arms share its nodes, switched in place before every trial; allowed "
-                f"with [cluster]: a change that switches at runtime or in the database "
-                f"(balancer-policy, jboss-cli with switch = \"runtime\", postgresql-conf, "
+                f"cluster's arms share its nodes, switched on them between windows (a fresh "
+                f"JVM for every node at every turn would re-form the cluster each time); "
+                f"allowed with [cluster]: a change that switches at runtime, in the database or "
+                f"with a reload (balancer-policy, jboss-cli, app-properties, postgresql-conf, "
                 f"workload, none)"]
     return []
 

@@ -133,6 +133,15 @@ def _warmup_lines(result: dict) -> list[str]:
         out.append(f"warm-up {node}: {results.warmup_state(w)} after "
                    f"{sum(x['seconds'] for x in windows):.0f} s ({len(windows)} windows, last "
                    f"{windows[-1]['throughput']:,.0f} tx/s)")
+    switches = (result.get("design") or {}).get("switches") or []
+    if switches:  # a cluster whose change needs a reload: each turn reloaded and re-warmed it
+        warm = sorted(sum(x["seconds"] for x in w.get("windows") or [])
+                      for s in switches for w in (s.get("warmup") or {}).values())
+        steady = sum(bool(w.get("steady")) for s in switches
+                     for w in (s.get("warmup") or {}).values())
+        again = (f", each warmed again for {warm[0]:.0f}-{warm[-1]:.0f} s (median "
+                 f"{warm[len(warm) // 2]:.0f} s), {steady} of {len(warm)} steady" if warm else "")
+        out.append(f"turns of the arms: {len(switches)} reloads of every node{again}")
     return out
 
 

@@ -58,8 +58,11 @@ KEYS = {
             "`reload`, `restart`, `database`); `slots` lists the arms measured in one window",
     "design": "`{method, confidence, seed, blocks: [{index, slots, period, orientation}], "
               "periods: [{period, orientation, arms: {node: level}, reload_s | start_s, "
-              "verified, warmup}], retried, unresolved, profile: {blocks, window_s, settle_s, "
+              "verified, warmup}], switches: [{before_trial, target, level, reload_s, warmup}], "
+              "retried, unresolved, profile: {blocks, window_s, settle_s, "
               "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods, launches}}`; "
+              "`switches` lists a cluster's reloads to another arm (a change that needs a "
+              "reload: every node reloaded and warmed again before the window of `before_trial`); "
               "a sweep with a node per value has periods only with several launches (each node "
               "started anew at every period); the seed "
               "reproduces the "
@@ -111,7 +114,7 @@ METHOD = ("randomized mirrored blocks (each block runs every arm once; the next 
 
 
 def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verified, warmups,
-          analysis, validity, provenance, periods=()) -> dict:
+          analysis, validity, provenance, periods=(), switches=()) -> dict:
     from .analysis import agrees
     verdict = analysis.get("verdict") if validity["valid"] else "invalid"
     src = recipe.source
@@ -140,7 +143,8 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
             "mix", "model", "users", "rate", "think_time_ms", "lines", "note_chars", "bulk_rows")},
         "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
         "design": {"method": METHOD, "confidence": 0.95, "seed": seed,
-                   "blocks": [b.as_dict() for b in blocks], "periods": list(periods), **queue_log,
+                   "blocks": [b.as_dict() for b in blocks], "periods": list(periods),
+                   "switches": list(switches), **queue_log,
                    "profile": {k: getattr(profile, k) for k in (
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
                        "max_retries", "min_usable_share", "periods", "launches")}},
@@ -242,6 +246,10 @@ def layout_text(result: dict) -> str:
                "restart": "with fresh JVMs in every period"}.get(switch, "between periods")
         text = f"a crossover of two nodes side by side, the arms swapping nodes {how}"
         return text + (f" ({periods} periods)" if periods and switch != "runtime" else "")
+    if layout == "shared" and switch == "reload":
+        switches = len((result.get("design") or {}).get("switches") or [])
+        return (f"one cluster, the arms taking turns on its nodes, each turn a reload of every "
+                f"node and a warm-up ({switches} turns)")
     if layout == "shared":
         return "one node, the setting switched in place before every trial"
     if layout == "per-level":

@@ -6,7 +6,11 @@ two methods whatever the switch.
   swaps the arms between its nodes every block), and read back;
 - ``database``: the setting is switched in place on the shared database before every slot;
 - ``reload``: between periods each node gets its next arm's setting, is reloaded (same JVM)
-  and warmed again until its compiler is quiet;
+  and warmed again until its compiler is quiet. A cluster has no second cluster to swap with
+  (its arms take turns on its one set of nodes, plan.py): before a window whose arm the nodes
+  do not hold, every node gets the arm's setting and a reload, the cluster is verified as
+  formed again, and its nodes are warmed again (a reload redeploys the application: new
+  classes for the JIT);
 - ``restart``: between periods each node is replaced by a fresh JVM with its next arm's
   options and limits, configured, verified and warmed like a node at the start of a run.
 
@@ -38,6 +42,7 @@ class Switcher:
 
     def __init__(self, run: "_Run"):
         self.run = run
+        self.records: list[dict] = []  # switches made between windows, for the result
 
     def begin_period(self, orientation: int) -> dict | None:
         """Put a new period's arms on their nodes; returns what it did, for the result."""
@@ -86,6 +91,38 @@ class ReloadSwitcher(Switcher):
         return {"reload_s": seconds, "warmup": warm}
 
 
+class ReloadEverywhereSwitcher(Switcher):
+    """A shared target (a cluster) whose change needs a reload: the arms take turns on the same
+    nodes, each turn a reload of every node and a warm-up. The blocks' mirrored order (AB BA)
+    puts two windows of one arm next to each other, so a run reloads about once a block
+    rather than before every window. ``records`` keeps every switch for the result."""
+
+    def before_slot(self, node: str, arm: Arm) -> list:
+        run = self.run
+        if run.holding.get(node) == arm.level:
+            return []
+        members = run.stack.members(node)
+        for member in members:
+            run.kind.apply_arm(run.stack, member, arm, run.states[member])
+        run.holding[node] = arm.level
+
+        # One node after the other: a node reloading rejoins the view the others hold. Two
+        # nodes reloaded at once each formed a view of one and merged only later (a quick run,
+        # 2026-11-26: a merge view 90 s after the reload).
+        seconds = {}
+        for member in members:
+            run.stack.widen(member)  # the warm-up puts it back under its limits
+            seconds[member] = run.stack.management_of(member).reload()
+        found = run.servers.verify(run.stack)  # one view again, every node behind the balancer
+        run.say(f"switch to {arm.label}: every node of {node} reloaded "
+                f"({', '.join(f'{m} {s:.1f} s' for m, s in seconds.items())}), cluster "
+                f"formed again")
+        warm = run.warm_up({node: arm})
+        self.records.append({"before_trial": len(run.trials), "target": node,
+                             "level": arm.level, "reload_s": seconds, "warmup": warm})
+        return found
+
+
 class RestartSwitcher(Switcher):
     def begin_period(self, orientation: int) -> dict | None:
         run = self.run
@@ -101,6 +138,7 @@ SWITCHERS: dict[tuple[str, str], type[Switcher]] = {
     (CROSSOVER, RESTART): RestartSwitcher,
     (SHARED, RUNTIME): InPlaceSwitcher,
     (SHARED, DATABASE): InPlaceSwitcher,
+    (SHARED, RELOAD): ReloadEverywhereSwitcher,  # a cluster's change that needs a reload
     (PER_LEVEL, RELOAD): ReloadSwitcher,  # between launches (profile.launches > 1)
     (PER_LEVEL, RESTART): RestartSwitcher,
 }

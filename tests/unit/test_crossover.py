@@ -189,6 +189,40 @@ def test_a_cluster_switches_every_node_behind_its_balancer_once_per_change():
     assert run.kind.applied == [("app-1", "variant"), ("app-2", "variant")]
 
 
+def test_a_cluster_change_that_needs_a_reload_reloads_and_warms_every_node_at_each_turn():
+    """A cluster has one set of nodes, so its arms take turns on them: a window whose arm the
+    nodes hold costs nothing; any other gets the setting on every node, a reload of each, the
+    cluster verified as formed again and a warm-up, in that order, and the turn recorded."""
+    from tuninglab.plan import Arm
+    from tuninglab.swaps import ReloadEverywhereSwitcher
+    done = []
+
+    class Stack(_Members):
+        def widen(self, node):
+            done.append(("widen", node))
+
+        def management_of(self, node):
+            return type("M", (), {"reload": lambda _self: done.append(("reload", node)) or 4.0})()
+
+    run = _FakeRun({"lb": "baseline"})
+    run.stack, run.trials, run.say = Stack(), [{}, {}], lambda text: None
+    run.servers = type("S", (), {"verify": lambda _self, stack: done.append("verify") or ["ok"]})()
+    run.warm_up = lambda arms: done.append(("warm", *arms)) or {"lb": {"steady": True}}
+    switcher = ReloadEverywhereSwitcher(run)
+    base = Arm("baseline", "Baseline", "baseline", None, node="lb")
+    change = Arm("variant", "Variant", "variant", None, node="lb")
+    assert switcher.before_slot("lb", base) == [] and done == [] and switcher.records == []
+    assert switcher.before_slot("lb", change) == ["ok"]
+    assert run.kind.applied == [("app-1", "variant"), ("app-2", "variant")]
+    assert done[:4] == [("widen", "app-1"), ("reload", "app-1"), ("widen", "app-2"),
+                        ("reload", "app-2")]  # one after the other: each rejoins a live view
+    assert done[4:] == ["verify", ("warm", "lb")]
+    assert switcher.records == [{"before_trial": 2, "target": "lb", "level": "variant",
+                                 "reload_s": {"app-1": 4.0, "app-2": 4.0},
+                                 "warmup": {"lb": {"steady": True}}}]
+    assert switcher.before_slot("lb", change) == [] and len(switcher.records) == 1
+
+
 def test_a_node_that_already_holds_the_arm_is_not_written_again():
     """An arm that adds a resource (an async handler) must not be added twice: the runtime
     switch writes a node only when its arm changes."""

@@ -45,6 +45,23 @@ def test_an_in_place_change_shares_one_node_and_runs_one_arm_at_a_time():
     assert plan.slots == (("baseline",), ("variant",)) and plan.concurrency == 1
 
 
+def test_a_cluster_change_that_needs_a_reload_takes_turns_on_the_cluster_from_the_first_window():
+    """The arms share the cluster's nodes; the nodes start with the first window's arm, so the
+    run does not open with a reload and a warm-up."""
+    from tuninglab.design import Block
+    from tuninglab import preflight
+    from tuninglab.experiment import _first_arms
+    recipe = _recipe("cluster-entity-cache", "thesis")
+    assert preflight.problems(recipe) == []
+    plan = compile_plan(recipe, switch="reload")
+    assert plan.layout == SHARED and plan.nodes == ["lb"]
+    assert plan.slots == (("baseline",), ("variant",))
+    opening = Block(0, (("variant",), ("baseline",)))
+    assert {n: a.id for n, a in _first_arms(plan, opening).items()} == {"lb": "variant"}
+    runtime = compile_plan(recipe, switch="runtime")  # a runtime switch keeps the plan's order
+    assert {n: a.id for n, a in _first_arms(runtime, opening).items()} == {"lb": "baseline"}
+
+
 def test_a_sweep_gets_a_node_per_value_unless_its_setting_switches_at_runtime():
     recipe = _recipe("jvm-heap-size", "thesis")
     plan = compile_plan(recipe, switch="restart")

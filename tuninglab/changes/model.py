@@ -144,6 +144,13 @@ APP_OBSERVED_ATTRIBUTES = {
         ("ejb", "in_vm_remote_pass_by_value"),
 }
 PROPERTY_VIEWS = {"tl.jpa.shared_cache_mode": ("hibernate", "shared_cache_mode")}
+# What a tl.* property must make the app do, beyond reporting its value: (section, key, what
+# the app must report for a value, the app's default value). The shared cache mode is proven
+# by the cache itself: the app loads an Item and asks the second-level cache whether it holds
+# it (ConfigService.secondLevelCacheWorks), since no single property says whether Hibernate
+# caches.
+PROPERTY_EFFECTS = {"tl.jpa.shared_cache_mode": (
+    "hibernate", "second_level_cache", lambda mode: str(mode).upper() != "NONE", "NONE")}
 
 
 def app_config(base_url: str) -> dict:
@@ -168,6 +175,17 @@ def _observed(op: Operation):
     return APP_OBSERVED_ATTRIBUTES.get((op.address, op.params["name"]))
 
 
+def _effect_checks(config: dict, name: str, value) -> list[Check]:
+    """The app does what the property's value means (PROPERTY_EFFECTS); None: its default."""
+    if name not in PROPERTY_EFFECTS:
+        return []
+    section, key, effect, default = PROPERTY_EFFECTS[name]
+    expected = effect(default if value is None else value)
+    actual = config.get(section, {}).get(key, "missing")
+    return [Check(f"app's {section}.{key} with {name}={default if value is None else value}",
+                  str(expected), str(actual), actual == expected)]
+
+
 def app_checks(m: ManagementClient, base_url: str, ops: list[Operation], applied: bool,
                before: dict[str, Recorded]) -> list[Check]:
     """tl.* system properties, and attributes the app observes, must also be what the running
@@ -189,9 +207,11 @@ def app_checks(m: ManagementClient, base_url: str, ops: list[Operation], applied
             if rec is None or not rec.existed:
                 checks.append(Check(f"app sees {name}", "its default", str(actual),
                                     actual != "missing"))
+                checks += _effect_checks(config, name, None)
                 continue
             expected = m.read_attribute(list(op.address), "value")
         checks.append(Check(f"app sees {name}", str(expected), str(actual), same(expected, actual)))
+        checks += _effect_checks(config, name, expected)
     for op, (section, key) in observed:
         actual = config.get(section, {}).get(key, "missing")
         if applied and op.name == "write-attribute":
