@@ -115,7 +115,8 @@ class SteadyRule:
 # COMPILE_QUIET_WINDOWS windows in a row; a window whose compiler could not be read is not
 # quiet. Until 26 November 2026 the phase read the compiler's wall time (under 0.1 of the
 # window), which stretches when the node's own request threads share the cores with the
-# compiler: in a calibration run that day (aa-noise, 8 users, unpublished) a widened node's
+# compiler: in a calibration run that day (aa-noise, 8 users, unpublished; the published run
+# under these rules is results/aa-noise/20261126T093521Z-vm.json) a widened node's
 # wall figure was 4 to 7 times its compiler's CPU at the end of the phase, and several nodes
 # compiling at once on two cores stretch it further (the compile phase of a four-node cluster
 # ran to its cap: results/cluster-node-count/20261126T010941Z-vm.json). 0.04 of a core keeps
