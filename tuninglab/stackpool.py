@@ -34,6 +34,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import layout
+from .cleanup import pid_alive
 
 __all__ = ["ENV", "enabled", "key", "park", "claim", "spared_ids", "clear"]
 
@@ -83,10 +84,10 @@ def claim(stack_key: str) -> dict | None:
             os.rename(path, taken)
         except OSError:
             continue  # another run took it first
-        try:
-            return json.loads(taken.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            taken.unlink(missing_ok=True)
+        record = _read(taken)
+        if record is not None:
+            return record
+        taken.unlink(missing_ok=True)
     return None
 
 
@@ -104,7 +105,6 @@ def _records() -> list[dict]:
 def _claims() -> list[tuple[Path, dict]]:
     """The stacks claimed by processes still alive; a claim whose process has ended is
     dropped (its stack is that run's leftovers, for the sweep to remove)."""
-    from .cleanup import pid_alive
     out = []
     for path in _claimed().glob("*.json") if _claimed().is_dir() else ():
         pid, _, _ = path.name.partition("-")
