@@ -402,6 +402,7 @@ class _Run:
         enforced = disturbances if prof.interference == "enforce" else []
         status = "failed" if errors else ("disturbed" if enforced else "valid")
         trial = {"index": index, "block": block.index, "period": block.period,
+                 "turn": len(self.switcher.records),  # the arms' turns so far (swaps.py)
                  "orientation": block.orientation, "arm": arm.id, "node": node,
                  "started": started, "window_s": prof.window_s,
                  "settle_s": 0 if self.recipe.workload.idle_before_s else prof.settle_s,
@@ -428,8 +429,9 @@ class _Run:
         return trial
 
     def running_estimate(self) -> None:
-        """After each block of an A/B run: the primary delta so far."""
-        if self.plan.kind != AB:
+        """After each block of an A/B run: the primary delta so far (not where the arms take
+        turns: its pairs are turns, analysis/comparisons.py, too few until the end)."""
+        if self.plan.kind != AB or (self.plan.layout == SHARED and self.plan.switch == RELOAD):
             return
         baseline, variant = self.plan.arms
         primary = self.recipe.metrics.primary

@@ -133,6 +133,11 @@ def _cluster_problems(recipe, where, kind) -> list[str]:
                 f"allowed with [cluster]: a change that switches at runtime, in the database or "
                 f"with a reload (balancer-policy, jboss-cli, app-properties, postgresql-conf, "
                 f"workload, none)"]
+    if kind.switch == RELOAD and recipe.sweep:
+        return [f"{where}: [sweep] with change.kind {recipe.change.kind}: on a cluster a change "
+                f"that needs a reload compares two arms, whose turns pair up (turn 1 with 2, 3 "
+                f"with 4; analysis/comparisons.py); allowed: a baseline and a variant, one "
+                f"recipe per value"]
     return []
 
 

@@ -74,6 +74,10 @@ def test_a_recipe_without_a_cluster_keeps_its_nodes():
     ('kind = "balancer-policy"\npolicy = "{value}"',
      'kind = "jvm-options"\njvm_options = "-Xms1g -Xmx1g -XX:+UseSerialGC {value}"',
      "change.kind: jvm-options switches by restart, and a cluster's arms share its nodes"),
+    ('kind = "balancer-policy"\npolicy = "{value}"',
+     'kind = "app-properties"\n\n[change.properties]\n"tl.app.quote_view" = "{value}"',
+     "\\[sweep\\] with change.kind app-properties: on a cluster a change that needs a reload "
+     "compares two arms"),
 ])
 def test_a_cluster_that_cannot_work_is_refused_before_anything_starts(repo, old, new, message):
     _edit(repo, old, new)

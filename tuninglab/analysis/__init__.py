@@ -16,9 +16,10 @@ Validity comes first: trials with errors of the system under test make an A/B ru
 from __future__ import annotations
 
 from .. import stats
-from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SWEEP, SWEEP_BY_LOAD, Plan
+from ..plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, RELOAD, SHARED, SWEEP,
+                    SWEEP_BY_LOAD, Plan)
 from ..recipe import Recipe
-from .comparisons import compare_arms
+from .comparisons import compare_arms, turn_pairs
 from .curves import load_curve, sweep_curve
 from .trials import UNITS, trial_disturbances, trial_errors, trial_metrics
 
@@ -84,11 +85,15 @@ def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict
     crossover = None
     if plan.layout == CROSSOVER:
         crossover = "same-jvms" if plan.keeps_jvms else "fresh-jvms"
+    # Arms taking turns on a cluster with a reload: the turns are the units (comparisons.py).
+    by_turns = plan.layout == SHARED and plan.switch == RELOAD
+    units = turn_pairs(trials) if by_turns else trials
     for load in plan.load_values or (None,):
         baseline, variant = plan.arms_at_load(load)
-        c = compare_arms(trials, baseline.id, variant.id, primary, confidence,
+        c = compare_arms(units, baseline.id, variant.id, primary, confidence,
                          crossover=crossover)
         c["load"] = None if load is None else {plan.load_key: load}
+        c["pairing"] = "turns" if by_turns else "blocks"
         comparisons.append(c)
     if len(comparisons) > 1:
         adjusted = stats.holm({str(i): c["metrics"][primary]["p_value"]

@@ -5,6 +5,15 @@ crossover, one after the other elsewhere). Only blocks where both trials are usa
 a crossover the interval rests on the periods, and when the nodes keep their JVMs across
 periods the difference between the two nodes is estimated and removed (stats.compare).
 
+Where the arms take turns on one cluster with a reload (swaps.ReloadEverywhereSwitcher), each
+turn lands the cluster at a level of its own: in the first such run the windows of one turn
+agreed within a few per cent while turns differed by up to 40 %
+(results/cluster-entity-cache/20261126T102339Z-vm.json). A block's two trials then sit in two
+turns, and consecutive blocks share a turn, so their differences are not independent and an
+interval over blocks is too narrow (there: ±12 % over blocks, ±23 % over turns). Such a run is
+paired by turns instead (``turn_pairs``): each turn's usable trials averaged, turns 1-2, 3-4
+and so on paired, each turn used once.
+
 The verdict rests on the recipe's primary metric, tested alone at 95 %. Every other metric is
 a secondary: with eight of them, one would be flagged "by a hair" in a third of A/A runs, so
 their p-values are adjusted together with Holm's method and a secondary is called better or
@@ -15,7 +24,7 @@ from __future__ import annotations
 from .. import stats
 from .trials import UNITS
 
-__all__ = ["paired_values", "compare_arms", "block_values"]
+__all__ = ["paired_values", "compare_arms", "block_values", "turn_pairs"]
 
 ALPHA = 0.05
 
@@ -31,6 +40,26 @@ def paired_values(trials: list[dict], a: str, b: str, metric: str) -> tuple[list
     va, vb = block_values(trials, a, metric), block_values(trials, b, metric)
     blocks = sorted(set(va) & set(vb))
     return blocks, [va[k] for k in blocks], [vb[k] for k in blocks]
+
+
+def turn_pairs(trials: list[dict]) -> list[dict]:
+    """One record per arm and turn, in the shape of a trial: the mean of each metric over the
+    turn's usable trials, its ``block`` the pair of turns it belongs to (turns 0 and 1 are
+    pair 0). Every turn switches the arm, so a pair holds one turn of each of two arms."""
+    groups: dict[tuple[int, str], list[dict]] = {}
+    for t in trials:
+        if t["used"]:
+            groups.setdefault((t.get("turn", 0), t["arm"]), []).append(t["metrics"])
+    out = []
+    for (turn, arm), windows in sorted(groups.items()):
+        names = {name for m in windows for name in m}
+        means = {}
+        for name in names:
+            values = [m[name] for m in windows if m.get(name) is not None]
+            means[name] = sum(values) / len(values) if values else None
+        out.append({"block": turn // 2, "turn": turn, "arm": arm, "used": True,
+                    "windows": len(windows), "metrics": means})
+    return out
 
 
 def compare_arms(trials: list[dict], baseline: str, variant: str, primary: str,
