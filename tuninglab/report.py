@@ -59,7 +59,7 @@ def _design_text(result: dict) -> str:
 def _comparison_lines(c: dict) -> list[str]:
     load = c.get("load")
     head = f"{c['variant']} against {c['baseline']}" + (f" at {_load_text(load)}" if load else "")
-    over = f"{c.get('pairs')} pairs"
+    over = f"{c.get('pairs')} pairs" + (" of turns" if c.get("pairing") == "turns" else "")
     if c.get("periods"):
         over += f" in {c['periods']} periods"
     lines = [f"-- {head}: verdict {c.get('verdict')} over {over}"]

@@ -213,7 +213,13 @@ def _comparison_table(result: dict, c: dict) -> list[str]:
 
 
 def _crossover_note(c: dict) -> str:
-    """How many periods the interval rests on, and the nodes' own difference it removed."""
+    """How many periods the interval rests on, and the nodes' own difference it removed; or,
+    where the arms took turns on a cluster, that the pairs are turns."""
+    if c.get("pairing") == "turns":
+        return (f" The arms took turns on the cluster, each turn a reload and a warm-up; the "
+                f"pairs are {c.get('pairs')} pairs of consecutive turns, each turn's windows "
+                f"averaged, because windows of one turn resemble each other more than windows "
+                f"of different turns.")
     if not c.get("periods"):
         return ""
     text = (f" The arms swapped nodes between {c['periods']} periods; the interval rests on "
