@@ -38,8 +38,7 @@ from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
 from .changes import nodes as node_setup
 from .errors import DirtyTree
-from .plan import (AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RELOAD, RUNTIME, SHARED, Arm, Plan,
-                   compile_plan)
+from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
 from .recipe import Recipe, measured_hash, recipe_hash
 from .stack import NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
@@ -152,7 +151,7 @@ def _first_arms(plan: Plan, block: design.Block) -> dict[str, Arm]:
     block's orientation; where the arms take turns on the nodes with a reload, the first
     window's arm, so that the run does not open with a turn (a reload and a warm-up)."""
     arms = plan.arms_by_node(block.orientation)
-    if plan.layout == SHARED and plan.switch == RELOAD:
+    if plan.takes_turns:
         opening = plan.arm(block.arms[0])
         arms = {node: opening for node in arms}
     return arms
@@ -166,7 +165,7 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
         return (f"crossover of {' and '.join(plan.nodes)} side by side, arms swapping nodes "
                 f"{how} ({periods} period{'s' if periods != 1 else ''})")
     if plan.layout == "shared":
-        if plan.switch == RELOAD:
+        if plan.takes_turns:
             return (f"one target ({plan.nodes[0]}), its nodes reloaded and warmed again "
                     f"whenever the next window's arm differs")
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
@@ -431,7 +430,7 @@ class _Run:
     def running_estimate(self) -> None:
         """After each block of an A/B run: the primary delta so far (not where the arms take
         turns: its pairs are turns, analysis/comparisons.py, too few until the end)."""
-        if self.plan.kind != AB or (self.plan.layout == SHARED and self.plan.switch == RELOAD):
+        if self.plan.kind != AB or self.plan.takes_turns:
             return
         baseline, variant = self.plan.arms
         primary = self.recipe.metrics.primary

@@ -158,6 +158,13 @@ class Plan:
         start fresh JVMs)."""
         return not (self.layout == CROSSOVER and self.switch == RESTART)
 
+    @property
+    def takes_turns(self) -> bool:
+        """Whether the arms take turns on one shared target, each turn a reload and a warm-up
+        (a cluster's change that needs a reload: swaps.ReloadEverywhereSwitcher); such a run
+        is analysed by turns (analysis/comparisons.py)."""
+        return self.layout == SHARED and self.switch == RELOAD
+
     def arms_at_load(self, load_value) -> list[Arm]:
         """The arms at one load level (all arms when the plan has no load levels)."""
         if self.load_key is None:

@@ -54,11 +54,12 @@ def test_a_cluster_change_that_needs_a_reload_takes_turns_on_the_cluster_from_th
     recipe = _recipe("cluster-entity-cache", "thesis")
     assert preflight.problems(recipe) == []
     plan = compile_plan(recipe, switch="reload")
-    assert plan.layout == SHARED and plan.nodes == ["lb"]
+    assert plan.layout == SHARED and plan.nodes == ["lb"] and plan.takes_turns
     assert plan.slots == (("baseline",), ("variant",))
     opening = Block(0, (("variant",), ("baseline",)))
     assert {n: a.id for n, a in _first_arms(plan, opening).items()} == {"lb": "variant"}
     runtime = compile_plan(recipe, switch="runtime")  # a runtime switch keeps the plan's order
+    assert not runtime.takes_turns
     assert {n: a.id for n, a in _first_arms(runtime, opening).items()} == {"lb": "baseline"}
 
 

@@ -16,8 +16,7 @@ Validity comes first: trials with errors of the system under test make an A/B ru
 from __future__ import annotations
 
 from .. import stats
-from ..plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, RELOAD, SHARED, SWEEP,
-                    SWEEP_BY_LOAD, Plan)
+from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SWEEP, SWEEP_BY_LOAD, Plan
 from ..recipe import Recipe
 from .comparisons import compare_arms, turn_pairs
 from .curves import load_curve, sweep_curve
@@ -86,7 +85,7 @@ def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict
     if plan.layout == CROSSOVER:
         crossover = "same-jvms" if plan.keeps_jvms else "fresh-jvms"
     # Arms taking turns on a cluster with a reload: the turns are the units (comparisons.py).
-    by_turns = plan.layout == SHARED and plan.switch == RELOAD
+    by_turns = plan.takes_turns
     units = turn_pairs(trials) if by_turns else trials
     for load in plan.load_values or (None,):
         baseline, variant = plan.arms_at_load(load)
