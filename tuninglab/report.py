@@ -59,7 +59,9 @@ def _design_text(result: dict) -> str:
 def _comparison_lines(c: dict) -> list[str]:
     load = c.get("load")
     head = f"{c['variant']} against {c['baseline']}" + (f" at {_load_text(load)}" if load else "")
-    over = f"{c.get('pairs')} pairs" + (" of turns" if c.get("pairing") == "turns" else "")
+    over = {"turns": f"{c.get('pairs')} pairs of turns",
+            "turn-triples": f"{c.get('pairs')} units of three turns"}.get(c.get("pairing"),
+                                                                       f"{c.get('pairs')} pairs")
     if c.get("periods"):
         over += f" in {c['periods']} periods"
     lines = [f"-- {head}: verdict {c.get('verdict')} over {over}"]

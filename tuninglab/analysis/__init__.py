@@ -18,7 +18,7 @@ from __future__ import annotations
 from .. import stats
 from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SWEEP, SWEEP_BY_LOAD, Plan
 from ..recipe import Recipe
-from .comparisons import compare_arms, turn_pairs
+from .comparisons import compare_arms, turn_triples
 from .curves import load_curve, sweep_curve
 from .trials import UNITS, trial_disturbances, trial_errors, trial_metrics
 
@@ -86,13 +86,15 @@ def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict
         crossover = "same-jvms" if plan.keeps_jvms else "fresh-jvms"
     # Arms taking turns on a cluster with a reload: the turns are the units (comparisons.py).
     by_turns = plan.takes_turns
-    units = turn_pairs(trials) if by_turns else trials
+    units = turn_triples(trials) if by_turns else trials
     for load in plan.load_values or (None,):
         baseline, variant = plan.arms_at_load(load)
         c = compare_arms(units, baseline.id, variant.id, primary, confidence,
                          crossover=crossover)
         c["load"] = None if load is None else {plan.load_key: load}
-        c["pairing"] = "turns" if by_turns else "blocks"
+        c["pairing"] = "turn-triples" if by_turns else "blocks"
+        if c["verdict"] is None:  # no unit at all (two turns, as in the CI profile)
+            c["verdict"] = stats.NOT_ASSESSED
         comparisons.append(c)
     if len(comparisons) > 1:
         adjusted = stats.holm({str(i): c["metrics"][primary]["p_value"]

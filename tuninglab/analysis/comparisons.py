@@ -11,8 +11,12 @@ agreed within a few per cent while turns differed by up to 40 %
 (results/cluster-entity-cache/20261126T102339Z-vm.json). A block's two trials then sit in two
 turns, and consecutive blocks share a turn, so their differences are not independent and an
 interval over blocks is too narrow (there: ±12 % over blocks, ±23 % over turns). Such a run is
-paired by turns instead (``turn_pairs``): each turn's usable trials averaged, turns 1-2, 3-4
-and so on paired, each turn used once.
+analysed by turns instead (``turn_triples``): each turn's usable trials averaged, and turns
+1-3, 4-6 and so on taken as units, each turn used once. A unit's middle turn is one arm, its
+two outer turns the other (A B A, then B A B: the turns alternate), and the middle turn is
+compared with the mean of the outer two, so a drift that is steady across the three turns
+cancels. Pairs of turns (1-2, 3-4; the analysis of 2026-11-26 10:57) cannot do that: the
+turns alternate strictly, so every pair puts the same arm first and a drift leans on it.
 
 The verdict rests on the recipe's primary metric, tested alone at 95 %. Every other metric is
 a secondary: with eight of them, one would be flagged "by a hair" in a third of A/A runs, so
@@ -24,7 +28,7 @@ from __future__ import annotations
 from .. import stats
 from .trials import UNITS
 
-__all__ = ["paired_values", "compare_arms", "block_values", "turn_pairs"]
+__all__ = ["paired_values", "compare_arms", "block_values", "turn_triples"]
 
 ALPHA = 0.05
 
@@ -42,23 +46,47 @@ def paired_values(trials: list[dict], a: str, b: str, metric: str) -> tuple[list
     return blocks, [va[k] for k in blocks], [vb[k] for k in blocks]
 
 
-def turn_pairs(trials: list[dict]) -> list[dict]:
-    """One record per arm and turn, in the shape of a trial: the mean of each metric over the
-    turn's usable trials, its ``block`` the pair of turns it belongs to (turns 0 and 1 are
-    pair 0). Every turn switches the arm, so a pair holds one turn of each of two arms."""
+def _turn_means(trials: list[dict]) -> list[tuple[int, str, int, dict]]:
+    """(turn, arm, windows, mean of each metric) for every turn with a usable trial."""
     groups: dict[tuple[int, str], list[dict]] = {}
     for t in trials:
         if t["used"]:
             groups.setdefault((t.get("turn", 0), t["arm"]), []).append(t["metrics"])
     out = []
     for (turn, arm), windows in sorted(groups.items()):
-        names = {name for m in windows for name in m}
-        means = {}
-        for name in names:
-            values = [m[name] for m in windows if m.get(name) is not None]
-            means[name] = sum(values) / len(values) if values else None
-        out.append({"block": turn // 2, "turn": turn, "arm": arm, "used": True,
-                    "windows": len(windows), "metrics": means})
+        out.append((turn, arm, len(windows), _mean_metrics(windows)))
+    return out
+
+
+def _mean_metrics(rows: list[dict]) -> dict:
+    names = {name for m in rows for name in m}
+    means = {}
+    for name in names:
+        values = [m[name] for m in rows if m.get(name) is not None]
+        means[name] = sum(values) / len(values) if values else None
+    return means
+
+
+def turn_triples(trials: list[dict]) -> list[dict]:
+    """Two records per unit of three consecutive turns, in the shape of a trial: the middle
+    turn's means for its arm, the mean of the two outer turns' means for the other arm, both
+    with ``block`` the unit's number. A turn with no usable trial ends the unit it would fall
+    in (the turns around it no longer alternate), and the count starts again after it; turns
+    left over at the end form no unit."""
+    turns = _turn_means(trials)
+    out, run = [], []
+    for turn in turns:
+        if run and (turn[0] != run[-1][0] + 1 or turn[1] == run[-1][1]):
+            run = []  # a gap or two turns of one arm in a row: start a new unit here
+        run.append(turn)
+        if len(run) == 3:
+            (t0, outer, w0, m0), (t1, middle, w1, m1), (t2, _, w2, m2) = run
+            unit = len(out) // 2
+            out.append({"block": unit, "turns": [t1], "arm": middle, "used": True,
+                        "windows": w1, "metrics": m1})
+            out.append({"block": unit, "turns": [t0, t2], "arm": outer, "used": True,
+                        "windows": w0 + w2, "metrics": _mean_metrics([m0, m2])})
+            run = []
     return out
 
 

@@ -215,7 +215,12 @@ def _comparison_table(result: dict, c: dict) -> list[str]:
 def _crossover_note(c: dict) -> str:
     """How many periods the interval rests on, and the nodes' own difference it removed; or,
     where the arms took turns on a cluster, that the pairs are turns."""
-    if c.get("pairing") == "turns":
+    if c.get("pairing") == "turn-triples":
+        return (f" The arms took turns on the cluster, each turn a reload and a warm-up; each "
+                f"turn's windows are averaged, and the {c.get('pairs')} units are three "
+                f"consecutive turns each (A B A or B A B), the middle turn against the mean of "
+                f"the outer two, so that a steady drift cancels.")
+    if c.get("pairing") == "turns":  # the analysis of 2026-11-26 10:57: pairs of turns
         return (f" The arms took turns on the cluster, each turn a reload and a warm-up; the "
                 f"pairs are {c.get('pairs')} pairs of consecutive turns, each turn's windows "
                 f"averaged, because windows of one turn resemble each other more than windows "
