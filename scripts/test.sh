@@ -40,7 +40,8 @@ else
   status=0
   "${pytest[@]}" tests/unit tests/adversarial tests/site tests/integration || status=$?
   notebooks_started=$(date +%s)
-  TUNINGLAB_REUSE_STACKS=1 "${pytest[@]}" notebooks || status=$?
+  # Every notebook's slowest cell (its run) is listed: the CI budget is per notebook.
+  TUNINGLAB_REUSE_STACKS=1 "${pytest[@]}" --durations=60 notebooks || status=$?
   echo "test: notebooks took $(( $(date +%s) - notebooks_started )) s"
   echo "test: finished in $(( $(date +%s) - started )) s"
   exit "$status"

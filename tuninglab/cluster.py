@@ -35,7 +35,7 @@ from .stack import NodeConfig, Stack
 from .together import together
 
 __all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
-           "verify", "wait_until_formed", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS",
+           "rejoin", "verify", "wait_until_formed", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS",
            "BALANCER_NAME"]
 
 MAX_NODES = 8
@@ -149,15 +149,18 @@ class ClusterReport:
 
 def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
          view_timeout_s: float = 90.0, base: NodeConfig = NodeConfig()) -> ClusterReport:
-    """Start the spec's nodes on ``stack`` (which must have no nodes yet), let them find each
+    """Start the spec's nodes on ``stack`` (those it did not start itself), let them find each
     other, and put the balancer in front of them. ``base``: what the nodes have in common
     (JVM options, memory) before the spec gives each its quota. Timings go into ``report``."""
     report = report or ClusterReport()
     began = time.monotonic()
     say = stack.progress
-    say(f"cluster: starting {spec.nodes} standalone-ha node(s) ({_cpus_text(spec.cpus)} CPU "
-        f"each on cpuset {spec.cpuset})")
-    report.nodes_started_s = stack.add_nodes(spec.node_configs(base))
+    missing = {name: config for name, config in spec.node_configs(base).items()
+               if name not in stack.nodes}  # a run's stack starts them itself (topology.py)
+    if missing:
+        say(f"cluster: starting {len(missing)} standalone-ha node(s) "
+            f"({_cpus_text(spec.cpus)} CPU each on cpuset {spec.cpuset})")
+        report.nodes_started_s = stack.add_nodes(missing)
     step = time.monotonic()
     together(spec.names, lambda name: _configure_discovery(stack, name))
     report.configured_s = time.monotonic() - step
@@ -172,9 +175,33 @@ def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
     # The nodes stay wide, as a stack's nodes do after boot: the engine configures and
     # verifies them so and puts them under their quotas before measuring (experiment.py).
     report.ready_s = time.monotonic() - began
-    say(f"cluster: ready in {report.ready_s:.1f} s (nodes {report.nodes_started_s:.1f} s, "
-        f"discovery and reload {report.configured_s:.1f} s, view {report.view_formed_s:.1f} s, "
-        f"balancer {report.balancer_started_s:.1f} s)")
+    nodes = f"nodes {report.nodes_started_s:.1f} s, " if missing else ""
+    say(f"cluster: ready in {report.ready_s:.1f} s ({nodes}discovery and reload "
+        f"{report.configured_s:.1f} s, view {report.view_formed_s:.1f} s, balancer "
+        f"{report.balancer_started_s:.1f} s)")
+    return report
+
+
+def rejoin(stack: Stack, spec: ClusterSpec, report: ClusterReport,
+           view_timeout_s: float = 90.0) -> ClusterReport:
+    """A parked cluster taken again (stackpool.py): its nodes were reloaded one after the
+    other with the configuration they had once they found each other. Wait for one view of
+    all of them, and put the balancer back to the spec: its policy, every node in the
+    rotation (an earlier run may have switched the one or taken nodes out)."""
+    began = time.monotonic()
+    report.views = _wait_for_view(stack, spec.names, view_timeout_s)
+    report.view_formed_s = time.monotonic() - began
+    balancer = stack.balancers[BALANCER_NAME]
+    if balancer.policy() != spec.policy:
+        balancer.set_policy(spec.policy)
+    for node, state in balancer.node_states().items():
+        if state.startswith("MAINT"):
+            balancer.set_state(node, "ready")
+    balancer.wait_until_up(view_timeout_s)
+    report.ready_s = time.monotonic() - began
+    stack.progress(f"cluster: formed again in {report.ready_s:.1f} s (a parked cluster: one "
+                   f"view of {spec.nodes}, the balancer's policy {spec.policy}, every node "
+                   f"in its rotation)")
     return report
 
 

@@ -219,6 +219,7 @@ class Balancer(LabContainer):
             raise ValueError("a balancer needs at least one node behind it")
         self._check_policy(policy)
         self.backends = list(backends)
+        self.server_maxconn = server_maxconn
         self.with_env("TL_BACKENDS", ",".join(f"{b}:{WildFlyNode.HTTP_PORT}" for b in backends))
         self.with_env("TL_POLICY", policy)
         self.with_env("TL_SERVER_MAXCONN", str(server_maxconn))

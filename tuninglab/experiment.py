@@ -116,7 +116,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     servers = topology.topology_for(recipe)
     reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
-               reuse=reuse) as stack:
+               reuse=reuse, pool_extra=servers.pool_extra()) as stack:
         servers.start(stack, configs)
         run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed),
                    servers)
@@ -205,9 +205,12 @@ class _Run:
         say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
         checks = {"database": node_setup.apply_db_baseline(stack, self.recipe.baseline)}
         by_node = {node: arm for target, arm in arms.items() for node in stack.members(target)}
-        for node, arm in by_node.items():
-            self.states[node] = node_setup.configure(stack, node, self.kind, arm,
-                                                     self.recipe.baseline)
+
+        def configure_target(target):  # a cluster's nodes one after the other (a reload each)
+            for node in stack.members(target):
+                self.states[node] = node_setup.configure(stack, node, self.kind, arms[target],
+                                                         self.recipe.baseline)
+        together(arms, configure_target)
         for target, arm in arms.items():
             self.holding[target] = arm.level
         # A cluster as a whole (one view, the balancer's policy, every node answering through
@@ -250,7 +253,11 @@ class _Run:
         # (a curve's first level, one user, would leave the JIT half done).
         warm = self.spec.for_warmup()
         specs = {node: warm.at(node, self.streams[node], len(self.streams)) for node in order}
-        groups = [order] if self.plan.layout == CROSSOVER else [[node] for node in order]
+        # The CI profile (compile phase side by side, no plateau phase) warms every node at
+        # once whatever the layout: nothing is left to do one node at a time.
+        at_once = self.plan.layout == CROSSOVER or (prof.compile_side_by_side
+                                                    and prof.plateau_max_s == 0)
+        groups = [order] if at_once else [[node] for node in order]
         records = {}
         for group in groups:
             records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},

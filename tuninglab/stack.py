@@ -92,13 +92,18 @@ PRISTINE = ".tl-pristine"  # suffix of a node's server configuration as it first
 
 class Stack:
     def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
-                 nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False):
+                 nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False,
+                 pool_extra: dict | None = None):
         self.config = config
         self.progress = progress
         self.initial_nodes = dict(nodes or {})
         # reuse: take a parked stack of the same kind if there is one, and park this one when
-        # the run ends well (keep()); stackpool.py. Only for the CI profile.
+        # the run ends well (keep()); stackpool.py. Only for the CI profile. pool_extra: what
+        # the run adds to the stack after it starts (a cluster's balancer), part of its kind.
         self.reuse = reuse
+        self.pool_extra = dict(pool_extra or {})
+        self.reused = False  # this stack was taken from the pool
+        self._key: str | None = None  # its kind in the pool (stackpool.key), taken at start
         self._keep = False
         self._altered = False  # a node replaced or re-limited: not the stack a key describes
         self.client = docker.from_env()
@@ -138,9 +143,14 @@ class Stack:
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
         self.scope = cleanup.RunScope(self.client).__enter__()
-        record = stackpool.claim(self._pool_key()) if self.reuse else None
+        # The key is taken now, from the images every stack has: a balancer added later adds
+        # its image id, not its kind (pool_extra says that).
+        self._key = stackpool.key(self.config, self.initial_nodes, self.image_ids,
+                                  self.pool_extra)
+        record = stackpool.claim(self._key) if self.reuse else None
         if record is not None:
             self._attach(record)
+            self.reused = True
             self.started_in_s = time.monotonic() - began
             self.progress(f"stack: reused a parked stack, reset in {self.started_in_s:.1f} s "
                           f"(fresh database, nodes back to their first configuration)")
@@ -155,9 +165,7 @@ class Stack:
                         .with_labels(self.scope.labels("loadgen")))
         self._start_together([self._new_db(), self.loadgen], nodes)
         if self.reuse:
-            for name, node in self.nodes.items():
-                cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
-                node.run(["cp", cfg, cfg + PRISTINE])
+            self.save_pristine()
         self.started_in_s = time.monotonic() - began
         self.progress(f"stack: ready in {self.started_in_s:.1f} s")
 
@@ -169,7 +177,7 @@ class Stack:
         if self.scope is None:
             return
         if self.reuse and self._keep and not self._altered:
-            stackpool.park(self._pool_key(), self._record())
+            stackpool.park(self._key, self._record())
             self.scope.abandon()
             self.progress("stack: parked for the next run of this kind")
         else:
@@ -177,18 +185,26 @@ class Stack:
         self.scope = None
 
     # -- reuse (stackpool.py) -------------------------------------------------------------------
-    def _pool_key(self) -> str:
-        return stackpool.key(self.config, self.initial_nodes, self.image_ids)
+    def save_pristine(self) -> None:
+        """Keep each node's server configuration as it is now: what a reuse puts back. Taken
+        after start, and again by a cluster once its nodes have found each other."""
+        for name, node in self.nodes.items():
+            cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
+            node.run(["cp", cfg, cfg + PRISTINE])
 
     def _record(self) -> dict:
         return {"network": self.network._network.id, "db": self.db.get_wrapped_container().id,
                 "loadgen": self.loadgen.get_wrapped_container().id,
-                "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()}}
+                "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()},
+                "balancers": {name: {"id": b.get_wrapped_container().id,
+                                     "backends": b.backends, "server_maxconn": b.server_maxconn}
+                              for name, b in self.balancers.items()}}
 
     def _attach(self, record: dict) -> None:
         """Own a parked stack: a fresh database, every node back to its first configuration."""
         client = self.client
-        self.scope.adopt(containers=[record["loadgen"], *record["nodes"].values()],
+        self.scope.adopt(containers=[c for c in stackpool.container_ids(record)
+                                     if c != record["db"]],
                          networks=[record["network"]])
         self.network = Network()
         self.network._network = client.networks.get(record["network"])
@@ -203,6 +219,11 @@ class Stack:
             self.nodes[name] = node
             self.node_configs[name] = self.initial_nodes[name]
             self._management[name] = ManagementClient(node.management_url())
+        for name, kept in record.get("balancers", {}).items():
+            balancer = Balancer(kept["backends"], server_maxconn=kept["server_maxconn"])
+            balancer._container = client.containers.get(kept["id"])
+            self.balancers[name] = balancer
+            self.image_ids.update(images.require_images(client, [balancer.image]))
 
         def reset(name):
             cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
@@ -210,6 +231,13 @@ class Stack:
             self.widen(name)
             self._management[name].reload()
 
+        if any(config.network_aliases for config in self.node_configs.values()):
+            # A cluster's nodes, one after the other: reloaded at once, each formed a view of
+            # its own and the views merged only later (2026-11-26).
+            for name in self.nodes:
+                reset(name)
+                self._management[name].wait_running()
+            return
         threads = [threading.Thread(target=reset, args=(n,)) for n in self.nodes]
         for t in threads:
             t.start()
@@ -249,7 +277,6 @@ class Stack:
             raise ValueError(f"the balancer {name} names node(s) the stack does not have: "
                              f"{', '.join(unknown)}; nodes: {', '.join(self.nodes) or 'none'}")
         self.image_ids.update(images.require_images(self.client, [balancer.image]))
-        self._altered = True  # a parked stack has no balancer
         balancer.on(self.network, name).with_cpuset(self.config.loadgen_cpuset)
         balancer.with_labels(self.scope.labels(f"balancer:{name}"))
         self.balancers[name] = balancer

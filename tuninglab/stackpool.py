@@ -9,8 +9,12 @@ and node configurations, the same images) *claims* it and resets it:
 - the database container is replaced by a fresh one from the image (its data back to the
   baked state, about a second);
 - every node gets its pristine server configuration back (a copy saved when it first
-  started) and reloads, which redeploys the application and opens new connections; its CPU
-  limits are put back;
+  started, or, on a cluster, once the nodes had found each other) and reloads, which
+  redeploys the application and opens new connections; the claimant's CPU limits are put on
+  it (a quota is not part of the key, so two-node clusters of 0.3/0.6, 0.5 and 0.35 CPU share
+  one);
+- a cluster's balancer is kept: the claimant sets its policy and puts every node back in the
+  rotation (topology.Cluster);
 - the engine then verifies the stack exactly as it verifies a new one.
 
 The JVMs stay warm, which CI welcomes: the quick profile makes no claim. The full profile,
@@ -36,7 +40,7 @@ from pathlib import Path
 from . import layout
 from .cleanup import pid_alive
 
-__all__ = ["ENV", "enabled", "key", "park", "claim", "spared_ids", "clear"]
+__all__ = ["ENV", "enabled", "key", "container_ids", "park", "claim", "spared_ids", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
 
@@ -53,12 +57,22 @@ def _claimed() -> Path:
     return _folder() / "claimed"
 
 
-def key(stack_config, node_configs: dict, image_ids: dict) -> str:
-    """What a stack must share with another to take its place."""
+def key(stack_config, node_configs: dict, image_ids: dict, extra: dict | None = None) -> str:
+    """What a stack must share with another to take its place. A node's CPU quota is not part
+    of it: the claimant puts each node under its own limits before it measures (and checks
+    them), and the JVM's command line, which holds what the quota made of its processor count,
+    is. ``extra``: what the stack's topology adds (a cluster's balancer)."""
     data = {"stack": asdict(stack_config),
-            "nodes": {name: asdict(config) for name, config in sorted(node_configs.items())},
-            "images": image_ids}
+            "nodes": {name: {**asdict(config), "cpus": None, "jvm": config.jvm_command_line()}
+                      for name, config in sorted(node_configs.items())},
+            "images": image_ids, "extra": extra or {}}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def container_ids(record: dict) -> list[str]:
+    """Every container of a parked stack: database, load generator, nodes, balancers."""
+    return [record["db"], record["loadgen"], *record["nodes"].values(),
+            *(b["id"] for b in record.get("balancers", {}).values())]
 
 
 def park(stack_key: str, record: dict) -> Path:
@@ -122,7 +136,7 @@ def spared_ids() -> set[str]:
     ids = set()
     for record in _records() + [record for _, record in _claims()]:
         ids.add(record["network"])
-        ids.update([record["db"], record["loadgen"], *record["nodes"].values()])
+        ids.update(container_ids(record))
     return ids
 
 
@@ -137,7 +151,7 @@ def clear(client) -> list[str]:
         except (OSError, ValueError):
             path.unlink(missing_ok=True)
             continue
-        for cid in [record["db"], record["loadgen"], *record["nodes"].values()]:
+        for cid in container_ids(record):
             try:
                 client.containers.get(cid).remove(force=True, v=True)
                 removed.append(f"container {cid[:12]}")

@@ -34,6 +34,10 @@ class Nodes:
     def start(self, stack: Stack, configs: dict[str, NodeConfig]) -> None:
         """Whatever the stack does not start by itself."""
 
+    def pool_extra(self) -> dict:
+        """What this topology adds to a stack's kind in the pool of parked stacks."""
+        return {}
+
     def verify(self, stack: Stack) -> list[Check]:
         """Checks of the whole, after every node was configured and verified."""
         return []
@@ -45,18 +49,28 @@ class Nodes:
 class Cluster(Nodes):
     """N nodes behind a balancer, formed on the started stack."""
 
-    reuses_stacks = False  # a cluster's stack is formed for its run
+    reuses_stacks = True  # a parked cluster of as many nodes serves the next run (CI)
 
     def __init__(self, spec: cluster.ClusterSpec):
         self.spec = spec
         self.report = cluster.ClusterReport()
 
     def initial_nodes(self, configs):
-        return {}  # the cluster starts its own nodes, after the stack
+        """The cluster's nodes start with the stack (they boot beside the database), and find
+        each other once it has started."""
+        return self.spec.node_configs(configs[CLUSTER_TARGET])
+
+    def pool_extra(self):
+        return {"balancer": {"server_maxconn": self.spec.server_maxconn}}
 
     def start(self, stack, configs):
         self.report.stack_started_s = stack.started_in_s
+        if stack.reused:  # its nodes found each other before, and were reloaded since
+            cluster.rejoin(stack, self.spec, self.report)
+            return
         cluster.form(stack, self.spec, self.report, base=configs[CLUSTER_TARGET])
+        if stack.reuse:
+            stack.save_pristine()  # with discovery: what the next run's reset goes back to
 
     def verify(self, stack):
         """One view of all N nodes on each of them, the balancer's policy, and every node

@@ -11,6 +11,7 @@ import pytest
 from tuninglab import changes, layout, preflight
 from tuninglab.plan import CLUSTER_TARGET, SHARED, SWEEP, compile_plan
 from tuninglab.recipe import RecipeError, load_recipe
+from tuninglab.stack import NodeConfig
 from tuninglab.topology import Cluster, Nodes, topology_for
 
 RECIPE = "cluster-balancing-policy"
@@ -52,9 +53,14 @@ def test_every_arm_goes_to_the_balancer_of_one_cluster(repo):
     assert plan.nodes == [CLUSTER_TARGET] and {a.node for a in plan.arms} == {CLUSTER_TARGET}
     assert [kind.policy(a) for a in plan.arms] == ["roundrobin", "random", "leastconn"]
     servers = topology_for(recipe)
-    assert isinstance(servers, Cluster) and not servers.reuses_stacks
+    assert isinstance(servers, Cluster) and servers.reuses_stacks
     assert servers.spec.cpus == (0.3, 0.6) and servers.spec.names == ["app-1", "app-2"]
-    assert servers.initial_nodes({CLUSTER_TARGET: None}) == {}
+    # The stack starts the cluster's nodes: standalone-ha, each with its quota and its name.
+    nodes = servers.initial_nodes({CLUSTER_TARGET: NodeConfig()})
+    assert {n: (c.cpus, c.server_config, c.network_aliases) for n, c in nodes.items()} == {
+        "app-1": (0.3, "standalone-ha.xml", ("cluster",)),
+        "app-2": (0.6, "standalone-ha.xml", ("cluster",))}
+    assert "-Djboss.node.name=app-2" in nodes["app-2"].jvm_options
     assert preflight.problems(recipe) == []
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import docker.errors
 import pytest
 
-from tuninglab import stackpool
+from tuninglab import experiment, layout, stackpool
+from tuninglab.plan import CLUSTER_TARGET
+from tuninglab.recipe import load_recipe
 from tuninglab.stack import NodeConfig, StackConfig
+from tuninglab.topology import topology_for
 
 
 @pytest.fixture(autouse=True)
@@ -93,3 +96,38 @@ def test_clear_removes_every_parked_container_and_network_even_if_some_are_gone(
     stackpool.clear(client)
     assert sorted(client.removed) == ["a1", "a2", "b1", "db1", "lg1", "net1", "net2"]
     assert stackpool.spared_ids() == set()
+
+
+def _cluster_key(recipe_id: str) -> str:
+    """The pool key the engine gives the stack of a cluster recipe (experiment.run)."""
+    recipe = load_recipe(layout.recipes_dir() / "thesis" / recipe_id)
+    servers = topology_for(recipe)
+    nodes = servers.initial_nodes({CLUSTER_TARGET: experiment.node_config(recipe)})
+    return stackpool.key(experiment.stack_config(recipe), nodes, {"wildfly": "sha:1"},
+                         servers.pool_extra())
+
+
+def test_two_node_clusters_of_different_quotas_share_a_kind_and_four_nodes_do_not():
+    """The CI profile forms one two-node cluster for the four two-node recipes; each puts its
+    own quotas on the nodes (0.3/0.6, 0.5, 0.35), which the JVM's command line does not see."""
+    two = {_cluster_key(r) for r in ("cluster-balancing-policy", "cluster-entity-cache",
+                                     "cluster-log-files-off", "cluster-max-connections")}
+    assert len(two) == 1
+    assert _cluster_key("cluster-node-count") not in two
+
+
+def test_a_quota_is_not_part_of_the_kind_but_the_processors_the_jvm_is_told_are():
+    base = {"app-1": NodeConfig(cpuset="0-1", cpus=0.5)}
+    key = stackpool.key(StackConfig(), base, {})
+    assert key == stackpool.key(StackConfig(), {"app-1": NodeConfig(cpuset="0-1", cpus=0.25)}, {})
+    # 1.5 CPUs: the JVM is told of 2 processors, and sizes its threads so
+    assert key != stackpool.key(StackConfig(), {"app-1": NodeConfig(cpuset="0-1", cpus=1.5)}, {})
+    assert key != stackpool.key(StackConfig(), base, {}, {"balancer": {"server_maxconn": 0}})
+
+
+def test_a_parked_cluster_spares_and_clears_its_balancer_too():
+    record = {**_record(3), "balancers": {"lb": {"id": "lb3", "backends": ["app-1", "app-2"],
+                                                 "server_maxconn": 0}}}
+    stackpool.park("k3", record)
+    assert "lb3" in stackpool.spared_ids()
+    assert "lb3" in stackpool.container_ids(record)
