@@ -35,8 +35,8 @@ from .stack import NodeConfig, Stack
 from .together import together
 
 __all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
-           "rejoin", "verify", "wait_until_formed", "probe", "store", "MAX_NODES", "CLUSTER_ALIAS",
-           "BALANCER_NAME"]
+           "rejoin", "verify", "wait_until_formed", "probe", "store", "MAX_NODES",
+           "CLUSTER_ALIAS", "BALANCER_NAME"]
 
 MAX_NODES = 8
 MIN_CPUS = 0.05  # below this a node cannot boot within its start-up timeout

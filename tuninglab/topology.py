@@ -2,9 +2,10 @@
 
 - **Nodes** (every recipe without ``[cluster]``): each of the plan's targets is one node the
   stack starts with; the load goes to the node's name.
-- **Cluster** (``[cluster]``): the plan has one target, the balancer (plan.CLUSTER_TARGET),
-  and the run forms a cluster behind it on the started stack (cluster.py): N standalone-ha
-  nodes that found each other, verified before anything is measured. The engine reaches a
+- **Cluster** (``[cluster]``): the plan has one target, the balancer (plan.CLUSTER_TARGET);
+  the stack starts N standalone-ha nodes, and the run forms a cluster of them behind the
+  balancer (cluster.py): nodes that found each other, verified before anything is measured.
+  In CI a parked cluster of as many nodes is taken over instead (stackpool.py). The engine reaches a
   target's nodes through ``Stack.members``, so configuration, read-back, warm-up and telemetry
   work on every node of it, and the load goes to the balancer.
 
