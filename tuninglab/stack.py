@@ -32,6 +32,7 @@ from testcontainers.core.network import Network
 from . import cgroups, cleanup, images, interference, stackpool
 from .containers import Balancer, LoadGenerator, PostgresNode, WildFlyNode
 from .management import ManagementClient
+from .together import together
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
 # published ports here are on 127.0.0.1.
@@ -231,20 +232,14 @@ class Stack:
             self.widen(name)
             self._management[name].reload()
 
+        # reset waits until the node runs again (ManagementClient.reload).
         if any(config.network_aliases for config in self.node_configs.values()):
             # A cluster's nodes, one after the other: reloaded at once, each formed a view of
             # its own and the views merged only later (2026-11-26).
             for name in self.nodes:
                 reset(name)
-                self._management[name].wait_running()
-            return
-        threads = [threading.Thread(target=reset, args=(n,)) for n in self.nodes]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        for name in self.nodes:
-            self._management[name].wait_running()
+        else:
+            together(self.nodes, reset)
 
     def _new_db(self) -> PostgresNode:
         self.db = (PostgresNode().on(self.network, "db").with_cpuset(self.config.db_cpuset)
