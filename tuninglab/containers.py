@@ -157,15 +157,16 @@ class WildFlyNode(LabContainer):
 
     MANAGEMENT_PORT = 9990
     HTTP_PORT = 8080
+    BOOT_TIMEOUT_S = 120  # a node booting with a core or more to itself
 
-    def __init__(self, image: str = images.WILDFLY):
+    def __init__(self, image: str = images.WILDFLY, boot_timeout_s: float = BOOT_TIMEOUT_S):
         super().__init__(image, "app")
         # Published for the library's own calls only (management, /api/config read-back),
         # on 127.0.0.1, never 0.0.0.0; the load goes over the private network.
         for port in (self.MANAGEMENT_PORT, self.HTTP_PORT):
             self.ports[f"{port}/tcp"] = ("127.0.0.1", None)
         self.waiting_for(LogMessageWaitStrategy(r"WFLYSRV0025|WFLYSRV0026")
-                         .with_startup_timeout(120).with_poll_interval(0.2))
+                         .with_startup_timeout(boot_timeout_s).with_poll_interval(0.2))
         self.jvm_options = ""
 
     def with_jvm_options(self, options: str) -> "WildFlyNode":

@@ -178,9 +178,14 @@ class Stack:
         if self.scope is None:
             return
         if self.reuse and self._keep and not self._altered:
-            stackpool.park(self._key, self._record())
+            record = self._record()
+            # Paused while parked: idle JVMs of a cluster still used 1-3 % of a core each,
+            # taken from whatever the next notebooks start.
+            for cid in stackpool.container_ids(record):
+                self.client.containers.get(cid).pause()
+            stackpool.park(self._key, record)
             self.scope.abandon()
-            self.progress("stack: parked for the next run of this kind")
+            self.progress("stack: parked (paused) for the next run of this kind")
         else:
             self.scope.__exit__(None, None, None)
         self.scope = None
@@ -207,6 +212,8 @@ class Stack:
         self.scope.adopt(containers=[c for c in stackpool.container_ids(record)
                                      if c != record["db"]],
                          networks=[record["network"]])
+        for cid in stackpool.container_ids(record):
+            client.containers.get(cid).unpause()
         self.network = Network()
         self.network._network = client.networks.get(record["network"])
         self.network.name = self.network._network.name
@@ -381,8 +388,12 @@ class Stack:
             return self.balancers[role]
         return self.nodes[role]
 
-    def _new_node(self, name: str, config: NodeConfig) -> WildFlyNode:
-        node = WildFlyNode()
+    def _new_node(self, name: str, config: NodeConfig, booting: int = 1) -> WildFlyNode:
+        # ``booting`` nodes boot at once on the engine's CPUs: a node among more nodes than
+        # CPUs gets a share of a core and the time to match (four cluster nodes on two cores
+        # missed 120 s on a busy host, 2026-11-26).
+        shares = math.ceil(booting / self.engine_cpus())
+        node = WildFlyNode(boot_timeout_s=WildFlyNode.BOOT_TIMEOUT_S * max(1, shares))
         node.on(self.network, name)
         node.with_network_aliases(name, *config.network_aliases)
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
@@ -395,7 +406,7 @@ class Stack:
                 .with_labels(self.scope.labels(f"app:{name}")))
 
     def _start_together(self, others: list, nodes: dict[str, NodeConfig]) -> None:
-        new = {name: self._new_node(name, config) for name, config in nodes.items()}
+        new = {name: self._new_node(name, config, len(nodes)) for name, config in nodes.items()}
         errors: list[BaseException] = []
 
         def start(container):
