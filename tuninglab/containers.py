@@ -98,13 +98,18 @@ class LabContainer(DockerContainer):
         self.put_bytes(path, content.encode(), mode)
 
     def put_bytes(self, path: str, data: bytes, mode: int = 0o644) -> None:
-        directory, name = path.rsplit("/", 1)
+        self.put_files({path: data}, mode)
+
+    def put_files(self, files: dict[str, bytes], mode: int = 0o644) -> None:
+        """Write files (absolute path -> bytes) in one archive; missing folders are made."""
         buffer = io.BytesIO()
         with tarfile.open(fileobj=buffer, mode="w") as tar:
-            info = tarfile.TarInfo(name)
-            info.size, info.mode, info.mtime = len(data), mode, int(time.time())
-            tar.addfile(info, io.BytesIO(data))
-        self.get_wrapped_container().put_archive(directory, buffer.getvalue())
+            for path, data in files.items():
+                info = tarfile.TarInfo(path.lstrip("/"))
+                info.size, info.mode, info.mtime = len(data), mode, int(time.time())
+                tar.addfile(info, io.BytesIO(data))
+        self.get_wrapped_container().put_archive("/", buffer.getvalue())
+
 
 class PostgresNode(LabContainer):
     """PostgreSQL 17 with the benchmark data baked into the image (ready in about a second)."""

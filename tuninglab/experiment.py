@@ -86,7 +86,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     have uncommitted changes, unless ``allow_dirty``."""
     prof = recipe.profile(profile)
     code = {"recipe_hash": recipe_hash(recipe), "measured_hash": measured_hash(recipe),
-            **provenance.git()}
+            "role_inputs": staleness.role_inputs(recipe), **provenance.git()}
     if code["git_dirty"] and profile == "full" and not allow_dirty:
         raise DirtyTree(f"the full profile is what the site publishes, and these inputs have "
                         f"uncommitted changes: {', '.join(code['git_dirty_paths'][:8])}; commit "

@@ -24,7 +24,7 @@ import re
 import shlex
 from pathlib import Path
 
-from . import changes, layout
+from . import changes, layout, server_modules
 from .interference import cpuset_cpus
 from .plan import DATABASE, RELOAD, RUNTIME, compile_plan
 from .recipe import Recipe, RecipeError
@@ -161,6 +161,11 @@ def _baseline_files(recipe) -> list[str]:
                          f"(byte {error.start})")
         except ValueError as error:
             found.append(f"{_shown(setup.pg_conf)}: baseline.pg_conf: {_short(error)}")
+    for folder in setup.modules:
+        try:
+            server_modules.load(folder)
+        except server_modules.ServerModuleError as error:
+            found.append(f"{_shown(recipe.toml_path)}: baseline.modules: {error}")
     return found
 
 

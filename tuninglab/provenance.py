@@ -40,8 +40,8 @@ def _cpu_model() -> str:
 # What a measurement depends on: a change to any of these between the commit and the run makes
 # the result irreproducible from its commit. Notebooks and results are outputs (publishing
 # writes them while it runs), and pages do not change what is measured.
-MEASURED_INPUTS = ("tuninglab", "recipes", "workloads", "apps", "images", "snippets", "scripts",
-                   "pyproject.toml", "requirements.txt")
+MEASURED_INPUTS = ("tuninglab", "recipes", "workloads", "apps", "server-modules", "images",
+                   "snippets", "scripts", "pyproject.toml", "requirements.txt")
 
 
 def git() -> dict:

@@ -27,6 +27,8 @@ from typing import Any, Iterable, NamedTuple
 
 import jsonschema
 
+from . import server_modules
+
 __all__ = [
     "scan_recipes",
     "AREAS",
@@ -139,6 +141,7 @@ class Setup:
     cli: Path | None
     pg_conf: Path | None
     properties: dict[str, str] = field(default_factory=dict)
+    modules: tuple[str, ...] = ()  # server modules installed on every node (server_modules.py)
 
 
 @dataclass(frozen=True)
@@ -796,6 +799,10 @@ def _baseline_problems(baseline: dict, folder: Path) -> list[Problem]:
     for key in ("cli", "pg_conf"):
         if key in baseline:
             problems += _file_problems(folder, f"baseline.{key}", baseline[key])
+    known = server_modules.available(folder.parent.parent.parent)  # recipes/<doc>/<id>
+    problems += [Problem("baseline.modules", f"{name!r} is not a folder of server-modules/ with "
+                                             f"a module.xml; allowed: {', '.join(known) or '(none)'}")
+                 for name in baseline.get("modules", ()) if name not in known]
     return problems
 
 
@@ -937,7 +944,8 @@ def _build_source(source: dict) -> Source:
 def _build_setup(baseline: dict, folder: Path) -> Setup:
     return Setup(cli=_file_in(folder, baseline.get("cli")),
                  pg_conf=_file_in(folder, baseline.get("pg_conf")),
-                 properties=dict(baseline.get("properties", {})))
+                 properties=dict(baseline.get("properties", {})),
+                 modules=tuple(baseline.get("modules", ())))
 
 
 def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:

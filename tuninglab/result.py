@@ -106,7 +106,9 @@ KEYS = {
               "after a trial with failed requests)}`",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
-                  "jvm}}, placement, stack_inputs, stack_ready_s, recipe_hash, measured_hash (the "
+                  "jvm}}, placement, stack_inputs, role_inputs (the hash of each role only some recipes "
+                  "add: a cluster's balancer, a server module), stack_ready_s, recipe_hash, "
+                  "measured_hash (the "
                   "recipe without its prose: what staleness compares), git_commit, "
                   "git_dirty, git_dirty_paths, cluster (a recipe with [cluster]: its spec, and what forming it "
                   "took: `formed`)}`",

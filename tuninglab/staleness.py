@@ -1,9 +1,12 @@
 """Which recipes a publishing run must measure again, and why.
 
-A published result stays valid while the three things it was measured with are unchanged:
+A published result stays valid while the four things it was measured with are unchanged:
 the recipe folder (``measured_hash``: every file, recipe.toml without its prose), the stack's
-inputs (what the images, the app and the workload are built from: ``stack_inputs_hash``) and
-the library that ran it (its version).
+inputs that every recipe uses (what the images, the app and the workload are built from:
+``stack_inputs_hash``), the inputs of the roles only some recipes add (``role_inputs``: a
+cluster's balancer image, a server module), and the library that ran it (its version). A role
+input of its own means a change to a balancer or a module stales only the results that used
+it.
 Image ids cannot serve: the base image is built with debootstrap, so the same inputs give a
 different id on every machine.
 """
@@ -13,11 +16,11 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from . import layout
+from . import layout, server_modules
 from .recipe import Recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
-__all__ = ["STACK_INPUTS", "stack_inputs_hash", "library_version", "why_stale"]
+__all__ = ["STACK_INPUTS", "stack_inputs_hash", "role_inputs", "library_version", "why_stale"]
 
 # Repository paths the images, the app and the workload of a one-node-per-arm stack are built
 # from (scripts/setup.sh). The balancer's image (images/balancer) is not among them: a stack
@@ -29,9 +32,24 @@ STACK_INPUTS = ("images/base", "images/db", "images/k6", "images/wildfly",
 
 def stack_inputs_hash(root: Path | None = None) -> str:
     """sha256 over the files of STACK_INPUTS (path and content, in path order)."""
+    return _hash_paths(STACK_INPUTS, root)
+
+
+def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
+    """The hash of each role the recipe adds to the common stack, by role."""
+    roles = {}
+    if recipe.cluster is not None:
+        roles["balancer"] = ("images/balancer",)
+    for folder in recipe.baseline.modules:
+        roles[f"server-module {folder}"] = tuple(f"server-modules/{folder}/{name}"
+                                                 for name in server_modules.INPUT_FILES)
+    return {role: _hash_paths(paths, root or recipe.repo_root) for role, paths in roles.items()}
+
+
+def _hash_paths(paths, root: Path | None = None) -> str:
     root = Path(root or layout.REPO_ROOT)
     digest = hashlib.sha256()
-    for top in STACK_INPUTS:
+    for top in paths:
         base = root / top
         files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base]
         for path in files:
@@ -78,6 +96,11 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
     if prov.get("stack_inputs") != wanted:
         return ("the stack's inputs changed (images, app or workload)" if prov.get("stack_inputs")
                 else "measured before stack inputs were recorded")
+    # Results before 2026-11-26 17:30 recorded no role inputs (a cluster's balancer image was
+    # in no hash then): they are judged by the common inputs alone.
+    if "role_inputs" in prov and prov["role_inputs"] != role_inputs(recipe):
+        changed = sorted(set(prov["role_inputs"].items()) ^ set(role_inputs(recipe).items()))
+        return f"the inputs of its roles changed ({', '.join(sorted({r for r, _ in changed}))})"
     running = version or library_version()
     measured = (prov.get("versions") or {}).get("tuninglab")
     if measured != running:

@@ -1,32 +1,44 @@
-# Step 4: the benchmark application's WAR (apps/orderentry, Maven).
+# Step 4: what Maven builds: the benchmark application's WAR (apps/orderentry) and the server
+# modules a recipe may install on its nodes (server-modules/*, one jar each).
 
-APP_DIR="$ROOT/apps/orderentry"
-APP_WAR="$APP_DIR/target/orderentry.war"
-APP_STAMP="$APP_DIR/target/.tuninglab-build-hash"
-
-app_source_hash() {
+# maven_source_hash DIR: the hash of a Maven project's inputs (pom.xml and src/).
+maven_source_hash() {
   {
-    hash_files "$APP_DIR/pom.xml"
-    [[ -d "$APP_DIR/src" ]] && hash_tree "$APP_DIR/src"
+    hash_files "$1/pom.xml"
+    [[ -d "$1/src" ]] && hash_tree "$1/src"
   } | sha256sum | cut -d' ' -f1
 }
 
-step_app() {
-  local want
-  [[ -f "$APP_DIR/pom.xml" ]] || die "apps/orderentry/pom.xml is missing" "restore the application from git"
-  want="$(app_source_hash)"
-  if [[ -f "$APP_WAR" && "$(cat "$APP_STAMP" 2>/dev/null)" == "$want" ]]; then
-    say "app apps/orderentry/target/orderentry.war ... up to date"
+# maven_build DIR ARTIFACT: mvn package in DIR unless ARTIFACT (under DIR/target) is up to date.
+maven_build() {
+  local dir="$1" artifact="$2" rel want stamp log
+  rel="${dir#"$ROOT"/}"
+  stamp="$dir/target/.tuninglab-build-hash"
+  log="$TL_LOGS/$(basename "$dir").log"
+  [[ -f "$dir/pom.xml" ]] || die "$rel/pom.xml is missing" "restore it from git"
+  want="$(maven_source_hash "$dir")"
+  if [[ -f "$dir/target/$artifact" && "$(cat "$stamp" 2>/dev/null)" == "$want" ]]; then
+    say "build $rel/target/$artifact ... up to date"
     return
   fi
-  if checking; then outdated "app orderentry.war" "sources changed or WAR missing"; return; fi
-  have mvn || die "Maven (mvn) is needed to build apps/orderentry" "install it: apt-get install maven"
-  say "app apps/orderentry ... building with mvn package (log: ${TL_LOGS#"$ROOT"/}/app.log)"
-  rm -f "$APP_STAMP"
-  ( cd "$APP_DIR" && run_logged "$TL_LOGS/app.log" "mvn package in apps/orderentry" \
-      mvn -q -B package -DskipTests )
-  [[ -f "$APP_WAR" ]] || die "mvn package did not produce apps/orderentry/target/orderentry.war" \
-    "check <finalName>orderentry</finalName> in apps/orderentry/pom.xml; log: $TL_LOGS/app.log"
-  echo "$want" >"$APP_STAMP"
-  say "app apps/orderentry ... built"
+  if checking; then outdated "build $rel/target/$artifact" "sources changed or artifact missing"; return; fi
+  have mvn || die "Maven (mvn) is needed to build $rel" "install it: apt-get install maven"
+  say "build $rel ... mvn package (log: ${log#"$ROOT"/})"
+  rm -f "$stamp"
+  ( cd "$dir" && run_logged "$log" "mvn package in $rel" mvn -q -B package -DskipTests )
+  [[ -f "$dir/target/$artifact" ]] || die "mvn package did not produce $rel/target/$artifact" \
+    "check <finalName> in $rel/pom.xml; log: $log"
+  echo "$want" >"$stamp"
+  say "build $rel ... built"
+}
+
+APP_WAR="$ROOT/apps/orderentry/target/orderentry.war"
+
+step_app() {
+  maven_build "$ROOT/apps/orderentry" orderentry.war
+  local module
+  for module in "$ROOT"/server-modules/*/; do
+    [[ -f "$module/pom.xml" ]] || continue
+    maven_build "${module%/}" "$(basename "$module").jar"
+  done
 }

@@ -175,6 +175,9 @@ def test_every_recipe_in_the_repository_is_valid():
          "allowed: a file in the recipe folder"),
         ('cli = "baseline.cli"', 'cli = "base.cli"',
          "baseline.cli: 'base.cli' not found in recipes/guide/pool-size/"),
+        ('cli = "baseline.cli"', 'cli = "baseline.cli"\nmodules = ["no-such-module"]',
+         "baseline.modules: 'no-such-module' is not a folder of server-modules/ with a "
+         "module.xml; allowed: (none)"),
         ('title = "A', 'titel = "A',
          "titel: unknown key; allowed keys: id, title, summary, source, stack, cluster, "
          "baseline, change, sweep, workload, load_levels, metrics, tolerance, profiles"),

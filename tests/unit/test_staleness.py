@@ -105,3 +105,43 @@ def test_the_balancer_image_is_not_an_input_of_a_stack_without_one(tmp_path):
     assert staleness.stack_inputs_hash(tmp_path) == before
     (tmp_path / "images/wildfly/Dockerfile").write_text("FROM base\nRUN true\n")
     assert staleness.stack_inputs_hash(tmp_path) != before
+
+
+def _module_recipe_copy(tmp_path):
+    """logging-guarded-debug (a server module) with the module's sources, in a tree of its own."""
+    folder = tmp_path / "recipes" / "guide" / "logging-guarded-debug"
+    shutil.copytree(find_recipe(layout.recipes_dir(), "logging-guarded-debug").folder, folder)
+    shutil.copytree(layout.workloads_dir(), tmp_path / "workloads")
+    module = layout.REPO_ROOT / "server-modules" / "debug-statements"
+    shutil.copytree(module, tmp_path / "server-modules" / "debug-statements",
+                    ignore=shutil.ignore_patterns("target"))
+    return load_recipe(folder)
+
+
+def test_a_role_input_stales_only_the_recipes_that_use_it(tmp_path):
+    recipe = _module_recipe_copy(tmp_path)
+    plain = load_recipe(shutil.copytree(find_recipe(layout.recipes_dir(), "aa-noise").folder,
+                                        tmp_path / "recipes" / "method" / "aa-noise"))
+    results = tmp_path / "results"
+    roles = staleness.role_inputs(recipe)
+    assert list(roles) == ["server-module debug-statements"]
+    assert staleness.role_inputs(plain) == {}
+    _published(recipe, results, role_inputs=roles)
+    _published(plain, results, role_inputs={})
+    assert _why(recipe, results) is None
+    source = next((tmp_path / "server-modules").rglob("*.java"))
+    source.write_text(source.read_text() + "\n// edited\n")
+    assert _why(recipe, results) == ("the inputs of its roles changed "
+                                     "(server-module debug-statements)")
+    assert _why(plain, results) is None
+
+
+def test_a_cluster_recipe_hashes_its_balancer_image():
+    recipe = find_recipe(layout.recipes_dir(), "cluster-balancing-policy")
+    assert list(staleness.role_inputs(recipe)) == ["balancer"]
+
+
+def test_a_result_from_before_role_inputs_is_judged_by_the_common_inputs(tmp_path):
+    recipe = _module_recipe_copy(tmp_path)
+    _published(recipe, tmp_path / "results")  # no role_inputs, as results before 2026-11-26
+    assert _why(recipe, tmp_path / "results") is None

@@ -7,7 +7,7 @@ they may differ only where the change writes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import requests
 
@@ -31,6 +31,15 @@ def target(op: Operation) -> tuple:
     """What an operation sets: an attribute of a resource, or a resource as a whole. Arms of a
     sweep write different values to the same target."""
     return (op.address, op.params.get("name")) if op.name != "add" else (op.address, None)
+
+
+def without_attributes(op: Operation, targets: set) -> Operation:
+    """An ``add`` without the attributes that other operations write (``targets``, as
+    target() gives them); ``op`` itself when none of its attributes is among them."""
+    if op.name != "add":
+        return op
+    params = {k: v for k, v in op.params.items() if (op.address, k) not in targets}
+    return op if len(params) == len(op.params) else replace(op, params=params)
 
 
 def record(m: ManagementClient, ops: list[Operation]) -> dict[tuple, Recorded]:
@@ -143,7 +152,11 @@ APP_OBSERVED_ATTRIBUTES = {
     ((("subsystem", "ejb3"),), "in-vm-remote-interface-invocation-pass-by-value"):
         ("ejb", "in_vm_remote_pass_by_value"),
 }
-PROPERTY_VIEWS = {"tl.jpa.shared_cache_mode": ("hibernate", "shared_cache_mode")}
+# Where a property shows when the app does not report it: a server module in front of the app
+# answers with what it ran in a response header (server-modules/debug-statements).
+RESPONSE_HEADERS = "response headers"
+PROPERTY_VIEWS = {"tl.jpa.shared_cache_mode": ("hibernate", "shared_cache_mode"),
+                  "tl.debug_statements.style": (RESPONSE_HEADERS, "X-Debug-Statements")}
 # What a tl.* property must make the app do, beyond reporting its value: (section, key, what
 # the app must report for a value, the app's default value). The shared cache mode is proven
 # by the cache itself: the app loads an Item and asks the second-level cache whether it holds
@@ -158,7 +171,7 @@ def app_config(base_url: str) -> dict:
     try:
         reply = requests.get(url, timeout=10)
         reply.raise_for_status()
-        return reply.json()
+        return {**reply.json(), RESPONSE_HEADERS: dict(reply.headers)}
     except (requests.RequestException, ValueError) as exc:
         raise ChangeNotEffective(f"the app did not answer {url}: {exc}") from exc
 

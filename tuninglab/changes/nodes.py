@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import jboss_cli
+from .. import jboss_cli, server_modules
 from ..jboss_cli import Operation
 from ..plan import Arm
 from ..recipe import Setup
@@ -44,7 +44,10 @@ def baseline_operations(setup: Setup) -> list[Operation]:
 
 
 def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> NodeState:
-    """Apply the baseline set-up and the change's operations this arm applies; reload once."""
+    """Install the baseline's server modules; apply the baseline set-up and the change's
+    operations this arm applies; reload once."""
+    for folder in setup.modules:  # files only: the baseline's CLI is what puts them to use
+        stack.nodes[node].put_files(server_modules.load(folder).files())
     m = stack.management_of(node)
     groups = kind.operation_groups(arm)
     state = NodeState(baseline_operations(setup))
@@ -76,8 +79,11 @@ def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> li
     checks = []
     overridden = {model.target(op) for ops, applied in groups if applied for op in ops}
     kept = [op for op in state.baseline_ops if model.target(op) not in overridden]
-    for op in kept:  # an overridden one is covered by the change's own read-back
-        checks += model.read_back(m, op, True, None)
+    # An overridden one is covered by the change's own read-back; so is an attribute that the
+    # baseline's add set and the change writes (a property the change gives another value).
+    for op in kept:
+        checks += model.read_back(m, model.without_attributes(op, overridden), True, None)
+    kept = [op for op in kept if model.without_attributes(op, overridden) is op]
     for ops, applied in groups:
         for op in ops:
             checks += model.read_back(m, op, applied, state.before.get(model.target(op)))
