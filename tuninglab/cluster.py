@@ -1,19 +1,23 @@
 """A miniature cluster: N WildFly nodes (standalone-ha) behind an HAProxy balancer, on one stack.
 
 The cluster is made of the stack's roles, not a special stack: nodes are ordinary nodes
-(stack.py) started from ``standalone-ha.xml`` with one more network alias (``cluster``), and
-the balancer is a role of its own (containers.Balancer). The load generator sends its load to
-the balancer's name instead of a node's.
+(stack.py) started from standalone-ha with DNS discovery (below) and one more network alias
+(``cluster``), and the balancer is a role of its own (containers.Balancer). The load
+generator sends its load to the balancer's name instead of a node's.
 
 How the nodes find each other: JGroups over TCP, with DNS_PING asking the stack's DNS for the
 ``cluster`` alias, which resolves to every node's address (Docker's embedded DNS on a
 user-defined network). No multicast: the same discovery works on a Docker Swarm overlay
 network (``tasks.<service>``) and on Kubernetes (a headless service), where multicast does not.
+The nodes boot with it: their configuration (``standalone-ha-dns.xml``) is made from the
+image's ``standalone-ha.xml`` when each node is created and copied in before it starts
+(containers.DerivedConfig), so no node reloads to change its discovery, and the image, which
+every recipe uses, stays as it is.
 
 WildFly opens its JGroups channel only when a clustered service needs it; a tiny distributable
-web application (``tl-cluster-probe.war``, a web.xml that says <distributable/>) is deployed
-beside the app so that the channel starts and the view can be read back, without touching
-the application under test.
+web application (``tl-cluster-probe.war``, a web.xml that says <distributable/>) boots beside
+the app so that the channel starts and the view can be read back, without touching the
+application under test.
 
 Verified before use (``verify``): every node's view lists all N members, and every node served
 requests that went through the balancer (the balancer's own per-node counters).
@@ -28,11 +32,10 @@ import zipfile
 from dataclasses import dataclass, field
 
 from . import interference
-from .containers import Balancer
+from .containers import DERIVED_CONFIGS, Balancer, DerivedConfig
 from .load import smoke_test
 from .plan import CLUSTER_TARGET
 from .stack import NodeConfig, Stack
-from .together import together
 
 __all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
            "rejoin", "verify", "wait_until_formed", "probe", "store", "MAX_NODES",
@@ -44,7 +47,7 @@ CLUSTER_ALIAS = "cluster"  # every node's extra name on the network; DNS_PING as
 BALANCER_NAME = CLUSTER_TARGET
 PROBE_NAME = "cluster"  # results/probes/cluster/
 EE_CHANNEL = (("subsystem", "jgroups"), ("channel", "ee"))
-TCP_STACK = (("subsystem", "jgroups"), ("stack", "tcp"))
+SERVER_CONFIG = "standalone-ha-dns.xml"  # what a cluster node boots from (made at start)
 PROBE = "tl-cluster-probe.war"
 DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
 PROBE_WEB_XML = """<?xml version="1.0" encoding="UTF-8"?>
@@ -123,7 +126,7 @@ class ClusterSpec:
     def node_configs(self, base: NodeConfig = NodeConfig()) -> dict[str, NodeConfig]:
         """Each node's configuration: standalone-ha, its quota, its JGroups name, the alias."""
         return {name: base.with_changes(
-            cpuset=self.cpuset, cpus=cpus, server_config="standalone-ha.xml",
+            cpuset=self.cpuset, cpus=cpus, server_config=SERVER_CONFIG,
             jvm_options=f"{base.jvm_options} -Djboss.node.name={name}",
             network_aliases=(CLUSTER_ALIAS,))
             for name, cpus in zip(self.names, self.cpus)}
@@ -135,7 +138,6 @@ class ClusterReport:
 
     stack_started_s: float = 0.0  # network, database and load generator
     nodes_started_s: float = 0.0
-    configured_s: float = 0.0
     view_formed_s: float = 0.0
     balancer_started_s: float = 0.0
     ready_s: float = 0.0
@@ -162,9 +164,6 @@ def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
             f"({_cpus_text(spec.cpus)} CPU each on cpuset {spec.cpuset})")
         report.nodes_started_s = stack.add_nodes(missing)
     step = time.monotonic()
-    together(spec.names, lambda name: _configure_discovery(stack, name))
-    report.configured_s = time.monotonic() - step
-    step = time.monotonic()
     report.views = _wait_for_view(stack, spec.names, view_timeout_s)
     report.view_formed_s = time.monotonic() - step
     say(f"cluster: JGroups view of {spec.nodes} on every node after "
@@ -176,9 +175,8 @@ def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
     # verifies them so and puts them under their quotas before measuring (experiment.py).
     report.ready_s = time.monotonic() - began
     nodes = f"nodes {report.nodes_started_s:.1f} s, " if missing else ""
-    say(f"cluster: ready in {report.ready_s:.1f} s ({nodes}discovery and reload "
-        f"{report.configured_s:.1f} s, view {report.view_formed_s:.1f} s, balancer "
-        f"{report.balancer_started_s:.1f} s)")
+    say(f"cluster: ready in {report.ready_s:.1f} s ({nodes}view {report.view_formed_s:.1f} s, "
+        f"balancer {report.balancer_started_s:.1f} s)")
     return report
 
 
@@ -267,25 +265,30 @@ def store(record: dict, results_dir=None):
     return write_probe(record, PROBE_NAME, results_dir)
 
 
-# -- discovery --------------------------------------------------------------------------------
-def _configure_discovery(stack: Stack, name: str) -> None:
-    """TCP transport and DNS_PING on the cluster alias instead of multicast discovery, a
-    reload, then the probe deployment that opens the channel."""
-    mgmt = stack.management_of(name)
-    protocols = list(mgmt.read_resource(TCP_STACK)["protocol"].keys())
-    index = protocols.index("MPING")
-    mgmt.execute("remove", TCP_STACK + (("protocol", "MPING"),))
-    mgmt.execute("add", TCP_STACK + (("protocol", "dns.DNS_PING"),), **{
-        "add-index": index,
-        "properties": {"dns_query": CLUSTER_ALIAS, "dns_record_type": "A"}})
-    mgmt.execute("write-attribute", EE_CHANNEL, name="stack", value="tcp")
-    mgmt.reload()
-    _deploy_probe(stack, name)
+# -- discovery ---------------------------------------------------------------------------------
+_MPING = '<socket-protocol type="MPING" socket-binding="jgroups-mping"/>'
+_EE_ON_UDP = '<channel name="ee" stack="udp"'
+_DNS_PING = (f'<protocol type="dns.DNS_PING"><property name="dns_query">{CLUSTER_ALIAS}</property>'
+             f'<property name="dns_record_type">A</property></protocol>')
 
 
-def _deploy_probe(stack: Stack, name: str) -> None:
-    """Drop the probe war into the deployment scanner's folder (no reload needed)."""
-    stack.nodes[name].put_bytes(f"{DEPLOYMENTS_DIR}/{PROBE}", probe_war())
+def dns_discovery(ha_xml: str) -> str:
+    """standalone-ha.xml with the tcp stack finding its members by DNS (DNS_PING on the
+    cluster alias, where MPING multicasts) and the ee channel on that stack."""
+    for expected in (_MPING, _EE_ON_UDP):
+        if ha_xml.count(expected) != 1:
+            raise ClusterError(f"the image's standalone-ha.xml does not hold {expected} once; "
+                               f"the cluster's discovery (cluster.dns_discovery) must follow "
+                               f"the WildFly version")
+    return (ha_xml.replace(_MPING, _DNS_PING)
+            .replace(_EE_ON_UDP, '<channel name="ee" stack="tcp"'))
+
+
+def _boot_files() -> dict[str, bytes]:
+    return {f"{DEPLOYMENTS_DIR}/{PROBE}": probe_war()}
+
+
+DERIVED_CONFIGS[SERVER_CONFIG] = DerivedConfig("standalone-ha.xml", dns_discovery, _boot_files)
 
 
 def probe_war() -> bytes:

@@ -14,6 +14,8 @@ import re
 import shlex
 import tarfile
 import time
+from dataclasses import dataclass
+from typing import Callable
 
 from testcontainers.core.container import DockerContainer
 from testcontainers.core.network import Network
@@ -157,6 +159,32 @@ class PostgresNode(LabContainer):
         raise StartupError(f"db did not come back after a restart\n{self.tail_logs()}")
 
 
+@dataclass(frozen=True)
+class DerivedConfig:
+    """A server configuration a node can boot from that the image does not hold: made when
+    the node is created from one the image does hold (``base``), with files of its own."""
+
+    base: str
+    derive: Callable[[str], str]  # the base file's text -> this configuration's text
+    files: Callable[[], dict[str, bytes]] = dict  # more files the node boots with (path -> bytes)
+
+
+# By name (SERVER_CONFIG). A role that boots differently registers one: cluster.py registers
+# standalone-ha with DNS discovery, so a cluster's nodes find each other without a reload.
+DERIVED_CONFIGS: dict[str, DerivedConfig] = {}
+
+
+def read_image_file(client, image: str, path: str, labels: dict[str, str]) -> bytes:
+    """A file of an image, read from a container that is created and never started."""
+    container = client.containers.create(image, entrypoint=["true"], labels=labels)
+    try:
+        stream, _ = container.get_archive(path)
+        with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as tar:
+            return tar.extractfile(tar.getmembers()[0]).read()
+    finally:
+        container.remove(force=True)
+
+
 class WildFlyNode(LabContainer):
     """WildFly 39 with the PostgreSQL driver, the OrderDS data source and the app deployed."""
 
@@ -180,6 +208,12 @@ class WildFlyNode(LabContainer):
 
     def with_server_config(self, name: str) -> "WildFlyNode":
         return self.with_env("SERVER_CONFIG", name)
+
+    def with_boot_files(self, files: dict[str, bytes]) -> "WildFlyNode":
+        """Files copied in after the container is created and before it starts."""
+        for path, data in files.items():
+            self.with_copy_into_container(data, path)
+        return self
 
     def start(self) -> "WildFlyNode":
         super().start()

@@ -30,7 +30,8 @@ import docker
 from testcontainers.core.network import Network
 
 from . import cgroups, cleanup, images, interference, stackpool
-from .containers import Balancer, LoadGenerator, PostgresNode, WildFlyNode
+from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, WildFlyNode,
+                         read_image_file)
 from .management import ManagementClient
 from .together import together
 
@@ -88,6 +89,7 @@ Progress = Callable[[str], None]
 
 
 CONFIG_DIR = "/opt/wildfly/standalone/configuration"
+_IMAGE_FILES: dict[tuple[str, str], bytes] = {}  # (image id, path) -> bytes: Stack._image_file
 PRISTINE = ".tl-pristine"  # suffix of a node's server configuration as it first booted
 
 
@@ -399,11 +401,24 @@ class Stack:
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
         # applied with restore(). Memory is capped from the start.
         node.with_name(f"tl-{self.network.name[:8]}-{name}-{int(time.time() * 1000) % 100000}")
+        derived = DERIVED_CONFIGS.get(config.server_config)
+        if derived is not None:  # made now from the image's own file, copied in before boot
+            base = self._image_file(f"{CONFIG_DIR}/{derived.base}").decode("utf-8")
+            node.with_boot_files({f"{CONFIG_DIR}/{config.server_config}":
+                                  derived.derive(base).encode("utf-8"), **derived.files()})
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
                 .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)
                 .with_memory(config.memory)
                 .with_labels(self.scope.labels(f"app:{name}")))
+
+    def _image_file(self, path: str) -> bytes:
+        """A file of the WildFly image, read once per image id and process."""
+        key = (self.image_ids.get(images.WILDFLY) or images.WILDFLY, path)
+        if key not in _IMAGE_FILES:
+            _IMAGE_FILES[key] = read_image_file(self.client, images.WILDFLY, path,
+                                                self.scope.labels("image-read"))
+        return _IMAGE_FILES[key]
 
     def _start_together(self, others: list, nodes: dict[str, NodeConfig]) -> None:
         new = {name: self._new_node(name, config, len(nodes)) for name, config in nodes.items()}

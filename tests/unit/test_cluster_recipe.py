@@ -55,11 +55,12 @@ def test_every_arm_goes_to_the_balancer_of_one_cluster(repo):
     servers = topology_for(recipe)
     assert isinstance(servers, Cluster) and servers.reuses_stacks
     assert servers.spec.cpus == (0.3, 0.6) and servers.spec.names == ["app-1", "app-2"]
-    # The stack starts the cluster's nodes: standalone-ha, each with its quota and its name.
+    # The stack starts the cluster's nodes: standalone-ha with DNS discovery, each with its
+    # quota and its name.
     nodes = servers.initial_nodes({CLUSTER_TARGET: NodeConfig()})
     assert {n: (c.cpus, c.server_config, c.network_aliases) for n, c in nodes.items()} == {
-        "app-1": (0.3, "standalone-ha.xml", ("cluster",)),
-        "app-2": (0.6, "standalone-ha.xml", ("cluster",))}
+        "app-1": (0.3, "standalone-ha-dns.xml", ("cluster",)),
+        "app-2": (0.6, "standalone-ha-dns.xml", ("cluster",))}
     assert "-Djboss.node.name=app-2" in nodes["app-2"].jvm_options
     assert preflight.problems(recipe) == []
 

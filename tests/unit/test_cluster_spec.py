@@ -11,7 +11,7 @@ def test_quotas_that_fit_make_one_node_config_each():
     assert list(configs) == ["app-1", "app-2", "app-3"]
     for name, config in configs.items():
         assert config.cpus == 0.3 and config.cpuset == "1"
-        assert config.server_config == "standalone-ha.xml"
+        assert config.server_config == cluster.SERVER_CONFIG == "standalone-ha-dns.xml"
         assert config.network_aliases == (cluster.CLUSTER_ALIAS,)
         assert f"-Djboss.node.name={name}" in config.jvm_command_line()
     assert ClusterSpec.of(2, [0.6, 0.4]).cpus == (0.6, 0.4)  # heterogeneous, adds up to 1
@@ -71,3 +71,40 @@ def test_the_policy_in_force_is_what_haproxy_reports(monkeypatch, algo, configur
     monkeypatch.setattr(balancer, "run", lambda command: f"backend nodes\n    balance {configured}\n",
                         raising=False)
     assert balancer.policy() == expected
+
+
+# The jgroups subsystem of WildFly 39's standalone-ha.xml, as the image holds it.
+HA_JGROUPS = """<subsystem xmlns="urn:jboss:domain:jgroups:community:9.0">
+    <channels default="ee">
+        <channel name="ee" stack="udp" cluster="ejb"/>
+    </channels>
+    <stacks>
+        <stack name="udp">
+            <transport type="UDP" socket-binding="jgroups-udp"/>
+            <protocol type="PING"/>
+        </stack>
+        <stack name="tcp">
+            <transport type="TCP" socket-binding="jgroups-tcp"/>
+            <protocol type="RED"/>
+            <socket-protocol type="MPING" socket-binding="jgroups-mping"/>
+            <protocol type="MERGE3"/>
+        </stack>
+    </stacks>
+</subsystem>"""
+
+
+def test_nodes_boot_with_dns_discovery_on_the_tcp_stack():
+    derived = cluster.DERIVED_CONFIGS[cluster.SERVER_CONFIG]
+    assert derived.base == "standalone-ha.xml"
+    xml = derived.derive(HA_JGROUPS)
+    assert "MPING" not in xml and '<channel name="ee" stack="tcp" cluster="ejb"/>' in xml
+    tcp = xml[xml.index('<stack name="tcp">'):]
+    assert tcp.index("RED") < tcp.index("dns.DNS_PING") < tcp.index("MERGE3")  # MPING's place
+    assert '<property name="dns_query">cluster</property>' in tcp
+    assert '<protocol type="PING"/>' in xml  # the udp stack is left alone
+    assert list(derived.files()) == ["/opt/wildfly/standalone/deployments/tl-cluster-probe.war"]
+
+
+def test_a_standalone_ha_xml_of_another_shape_is_refused():
+    with pytest.raises(cluster.ClusterError, match="does not hold <socket-protocol"):
+        cluster.dns_discovery(HA_JGROUPS.replace("MPING", "PING"))
