@@ -83,10 +83,12 @@ def test_schema_reference_rendered(site_dir):
 def fixture_site(tmp_path_factory):
     """A copy of the site with one fixture result and one fixture notebook, built strictly."""
     project = tmp_path_factory.mktemp("fixture-project")
-    # results/ too: pages link to the stored results their readings cite.
-    for name in ("docs", "recipes", "snippets", "results"):
+    # results/ too: pages link to the stored results their readings cite; server-modules/
+    # for the code a page includes (the build outputs left out).
+    for name in ("docs", "recipes", "snippets", "results", "server-modules"):
         if (REPO / name).is_dir():
-            shutil.copytree(REPO / name, project / name)
+            shutil.copytree(REPO / name, project / name,
+                            ignore=shutil.ignore_patterns("target"))
     shutil.copy2(REPO / "mkdocs.yml", project / "mkdocs.yml")
     # The hook imports the library (tuninglab.site); the copy is the one MkDocs imports,
     # because `python -m mkdocs` runs from the project folder.
