@@ -201,6 +201,7 @@ class WildFlyNode(LabContainer):
         self.waiting_for(LogMessageWaitStrategy(r"WFLYSRV0025|WFLYSRV0026")
                          .with_startup_timeout(boot_timeout_s).with_poll_interval(0.2))
         self.jvm_options = ""
+        self.boot_files: list[str] = []
 
     def with_jvm_options(self, options: str) -> "WildFlyNode":
         self.jvm_options = options
@@ -213,10 +214,13 @@ class WildFlyNode(LabContainer):
         """Files copied in after the container is created and before it starts."""
         for path, data in files.items():
             self.with_copy_into_container(data, path)
+        self.boot_files = [*self.boot_files, *files]
         return self
 
     def start(self) -> "WildFlyNode":
         super().start()
+        if self.boot_files:  # copied in as root; the server writes its configuration back
+            self.run(["chown", "wildfly:wildfly", *self.boot_files], user="root")
         if "WFLYSRV0026" in self.tail_logs(200):
             raise StartupError(f"WildFly ({self.role}) started with errors; the end of its log:\n"
                                f"{self.tail_logs()}")
