@@ -180,14 +180,9 @@ class Stack:
         if self.scope is None:
             return
         if self.reuse and self._keep and not self._altered:
-            record = self._record()
-            # Paused while parked: idle JVMs of a cluster still used 1-3 % of a core each,
-            # taken from whatever the next notebooks start.
-            for cid in stackpool.container_ids(record):
-                self.client.containers.get(cid).pause()
-            stackpool.park(self._key, record)
+            stackpool.park(self._key, self._record())
             self.scope.abandon()
-            self.progress("stack: parked (paused) for the next run of this kind")
+            self.progress("stack: parked for the next run of this kind")
         else:
             self.scope.__exit__(None, None, None)
         self.scope = None
@@ -214,8 +209,6 @@ class Stack:
         self.scope.adopt(containers=[c for c in stackpool.container_ids(record)
                                      if c != record["db"]],
                          networks=[record["network"]])
-        for cid in stackpool.container_ids(record):
-            client.containers.get(cid).unpause()
         self.network = Network()
         self.network._network = client.networks.get(record["network"])
         self.network.name = self.network._network.name
