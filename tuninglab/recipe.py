@@ -800,8 +800,9 @@ def _baseline_problems(baseline: dict, folder: Path) -> list[Problem]:
         if key in baseline:
             problems += _file_problems(folder, f"baseline.{key}", baseline[key])
     known = server_modules.available(folder.parent.parent.parent)  # recipes/<doc>/<id>
-    problems += [Problem("baseline.modules", f"{name!r} is not a folder of server-modules/ with "
-                                             f"a module.xml; allowed: {', '.join(known) or '(none)'}")
+    allowed = ", ".join(known) or "(none)"
+    problems += [Problem("baseline.modules", f"{name!r} is not a folder of server-modules/ "
+                                             f"with a module.xml; allowed: {allowed}")
                  for name in baseline.get("modules", ()) if name not in known]
     return problems
 
