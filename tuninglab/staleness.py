@@ -98,9 +98,12 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
                 else "measured before stack inputs were recorded")
     # Results before 2026-11-26 17:30 recorded no role inputs (a cluster's balancer image was
     # in no hash then): they are judged by the common inputs alone.
-    if "role_inputs" in prov and prov["role_inputs"] != role_inputs(recipe):
-        changed = sorted(set(prov["role_inputs"].items()) ^ set(role_inputs(recipe).items()))
-        return f"the inputs of its roles changed ({', '.join(sorted({r for r, _ in changed}))})"
+    if "role_inputs" in prov:
+        then, now = prov["role_inputs"], role_inputs(recipe)
+        changed = sorted(role for role in then.keys() | now.keys()
+                         if then.get(role) != now.get(role))
+        if changed:
+            return f"the inputs of its roles changed ({', '.join(changed)})"
     running = version or library_version()
     measured = (prov.get("versions") or {}).get("tuninglab")
     if measured != running:

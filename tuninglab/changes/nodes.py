@@ -81,9 +81,10 @@ def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> li
     kept = [op for op in state.baseline_ops if model.target(op) not in overridden]
     # An overridden one is covered by the change's own read-back; so is an attribute that the
     # baseline's add set and the change writes (a property the change gives another value).
-    for op in kept:
-        checks += model.read_back(m, model.without_attributes(op, overridden), True, None)
-    kept = [op for op in kept if model.without_attributes(op, overridden) is op]
+    trimmed = [(op, model.without_attributes(op, overridden)) for op in kept]
+    for _, op in trimmed:
+        checks += model.read_back(m, op, True, None)
+    kept = [op for op, whole in trimmed if whole is op]
     for ops, applied in groups:
         for op in ops:
             checks += model.read_back(m, op, applied, state.before.get(model.target(op)))
