@@ -290,14 +290,25 @@ class Balancer(LabContainer):
         self._wait_until(all_up, seconds, lambda: f"the balancer does not see node(s) "
                                                   f"{', '.join(down)} up after {seconds:.0f} s")
 
+    STATS_PATIENCE_S = 10.0
+
     def stats(self) -> dict[str, dict[str, str]]:
         """HAProxy's statistics of the nodes' backend: a row per node and one for the backend
-        ("BACKEND"), each a dict of HAProxy's CSV columns."""
-        text = self.run(["tl-balancer", "stat"])
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        header = lines[0].lstrip("# ").split(",")
-        rows = [dict(zip(header, ln.split(","))) for ln in lines[1:]]
-        return {r["svname"]: r for r in rows if r.get("pxname") == "nodes"}
+        ("BACKEND"), each a dict of HAProxy's CSV columns.
+
+        While the master hands the stats socket from an old worker to a new one (a policy
+        switch reloads), or while a parked balancer's engine connection is renewed, a read
+        can come back empty, cut short or refused. Such a read is retried for
+        STATS_PATIENCE_S; only then is it an error (RuntimeError, with what was read)."""
+        deadline = time.monotonic() + self.STATS_PATIENCE_S
+        while True:
+            try:
+                return parse_haproxy_stats(self.run(["tl-balancer", "stat"]))
+            except (RuntimeError, OSError) as failure:  # OSError: e.g. BrokenPipeError
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the balancer's statistics could not be read for "
+                                       f"{self.STATS_PATIENCE_S:.0f} s: {failure}") from failure
+            time.sleep(0.2)
 
     def policy(self) -> str:
         """The policy in force, as HAProxy reports it (its configuration file is only what
@@ -364,6 +375,21 @@ class Balancer(LabContainer):
             if time.monotonic() > deadline:
                 raise StartupError(f"{failure()}\n{self.tail_logs()}")
             time.sleep(0.1)
+
+
+def parse_haproxy_stats(text: str) -> dict[str, dict[str, str]]:
+    """`show stat` CSV -> the rows of backend "nodes" by server name ("BACKEND" included).
+    An answer without a header and a BACKEND row is a read that was cut short: RuntimeError."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines or not lines[0].startswith("#"):
+        raise RuntimeError(f"HAProxy's statistics have no header: {text.strip()[:200]!r}")
+    header = lines[0].lstrip("# ").split(",")
+    rows = [dict(zip(header, ln.split(","))) for ln in lines[1:]]
+    nodes = {r["svname"]: r for r in rows if r.get("pxname") == "nodes" and "svname" in r}
+    if "BACKEND" not in nodes:
+        raise RuntimeError(f"HAProxy's statistics have no row for backend 'nodes' "
+                           f"({len(rows)} row(s) read)")
+    return nodes
 
 
 SUMMARY_MARKER = "--- tuninglab summary ---"  # workloads/mix.js prints its summary after it

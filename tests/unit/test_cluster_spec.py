@@ -73,6 +73,60 @@ def test_the_policy_in_force_is_what_haproxy_reports(monkeypatch, algo, configur
     assert balancer.policy() == expected
 
 
+STAT_CSV = ("# pxname,svname,status,algo,hrsp_2xx\n"
+            "app,FRONTEND,OPEN,,10\n"
+            "nodes,app-1,UP,,4\nnodes,app-2,UP,,6\nnodes,BACKEND,UP,leastconn,10\n")
+
+
+def test_a_stats_read_cut_short_is_retried_until_haproxy_answers(monkeypatch):
+    """A reload hands the stats socket to a new worker: a read in between comes back empty or
+    with a broken pipe. The read is retried; the answer after it counts (a parked cluster's
+    claimant failed verify on such a read, IndexError on the empty answer)."""
+    from tuninglab import containers
+    balancer = containers.Balancer.__new__(containers.Balancer)
+    answers = iter([BrokenPipeError(32, "Broken pipe"), "",
+                    RuntimeError("balancer: `tl-balancer stat` exited 1: socat E write: Broken pipe"),
+                    STAT_CSV])
+
+    def run(command):
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    monkeypatch.setattr(balancer, "run", run, raising=False)
+    monkeypatch.setattr(containers.time, "sleep", lambda s: None)
+    assert balancer.stats()["BACKEND"]["algo"] == "leastconn"
+    assert next(answers, "none left") == "none left"  # every bad read was retried
+
+
+def test_a_balancer_that_never_answers_is_an_error_that_says_so(monkeypatch):
+    from tuninglab import containers
+    balancer = containers.Balancer.__new__(containers.Balancer)
+    monkeypatch.setattr(balancer, "run", lambda command: "", raising=False)
+    monkeypatch.setattr(balancer, "STATS_PATIENCE_S", 0.0, raising=False)
+    monkeypatch.setattr(containers.time, "sleep", lambda s: None)
+    with pytest.raises(RuntimeError, match="could not be read for 0 s: .*no header"):
+        balancer.stats()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "no header"),
+    ("2026/11/26 socat[12] E connect: Connection refused\n", "no header"),
+    ("# pxname,svname,status\nnodes,app-1,UP\n", "no row for backend"),
+])
+def test_haproxy_stats_without_the_backend_row_are_refused(text, message):
+    from tuninglab.containers import parse_haproxy_stats
+    with pytest.raises(RuntimeError, match=message):
+        parse_haproxy_stats(text)
+
+
+def test_haproxy_stats_give_a_row_per_node_and_the_backend():
+    from tuninglab.containers import parse_haproxy_stats
+    rows = parse_haproxy_stats(STAT_CSV)
+    assert set(rows) == {"app-1", "app-2", "BACKEND"}
+    assert rows["app-2"]["hrsp_2xx"] == "6"
+
+
 # The jgroups subsystem of WildFly 39's standalone-ha.xml, as the image holds it.
 HA_JGROUPS = """<subsystem xmlns="urn:jboss:domain:jgroups:community:9.0">
     <channels default="ee">
