@@ -150,13 +150,15 @@ class Stack:
         # its image id, not its kind (pool_extra says that).
         self._key = stackpool.key(self.config, self.initial_nodes, self.image_ids,
                                   self.pool_extra)
-        record = stackpool.claim(self._key) if self.reuse else None
+        record = self._claim() if self.reuse else None
         if record is not None:
-            self._attach(record)
+            kept, started = self._attach(record)
             self.reused = True
             self.started_in_s = time.monotonic() - began
-            self.progress(f"stack: reused a parked stack, reset in {self.started_in_s:.1f} s "
-                          f"(fresh database, nodes back to their first configuration)")
+            fresh = f", {_nodes_text(started)} started" if started else ""
+            self.progress(f"stack: reused a parked stack in {self.started_in_s:.1f} s (fresh "
+                          f"database, {_nodes_text(kept)} back to the first configuration"
+                          f"{fresh})")
             return
         self.network = Network(docker_network_kw={"labels": self.scope.labels("network")})
         self.network.create()
@@ -188,24 +190,44 @@ class Stack:
         self.scope = None
 
     # -- reuse (stackpool.py) -------------------------------------------------------------------
-    def save_pristine(self) -> None:
+    def save_pristine(self, names=None) -> None:
         """Keep each node's server configuration as it is now: what a reuse puts back. Taken
         after start, and again by a cluster once its nodes have found each other."""
-        for name, node in self.nodes.items():
+        for name in self.nodes if names is None else names:
             cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
-            node.run(["cp", cfg, cfg + PRISTINE])
+            self.nodes[name].run(["cp", cfg, cfg + PRISTINE])
+
+    def _claim(self) -> dict | None:
+        """A parked stack of this kind; else, for a stack of plain nodes (no cluster), the
+        parked stack with the most nodes this one can use (stackpool.claim_nearest)."""
+        record = stackpool.claim(self._key)
+        plain = not self.pool_extra and not any(c.network_aliases
+                                                for c in self.initial_nodes.values())
+        if record is None and plain:
+            record = stackpool.claim_nearest(
+                stackpool.common_key(self.config, self.image_ids),
+                {name: stackpool.node_key(c) for name, c in self.initial_nodes.items()})
+        return record
 
     def _record(self) -> dict:
         return {"network": self.network._network.id, "db": self.db.get_wrapped_container().id,
                 "loadgen": self.loadgen.get_wrapped_container().id,
                 "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()},
+                "common": stackpool.common_key(self.config, self.image_ids, self.pool_extra),
+                "node_keys": {n: stackpool.node_key(c) for n, c in self.node_configs.items()},
                 "balancers": {name: {"id": b.get_wrapped_container().id,
                                      "backends": b.backends, "server_maxconn": b.server_maxconn}
                               for name, b in self.balancers.items()}}
 
-    def _attach(self, record: dict) -> None:
-        """Own a parked stack: a fresh database, every node back to its first configuration."""
+    def _attach(self, record: dict) -> tuple[list[str], list[str]]:
+        """Own a parked stack: a fresh database, every node it keeps back to its first
+        configuration, the nodes it lacks started beside them, the ones it does not use
+        removed. Returns (nodes kept, nodes started)."""
         client = self.client
+        wanted = {name: stackpool.node_key(c) for name, c in self.initial_nodes.items()}
+        # a record from before node keys is only ever claimed by its own kind: every node fits
+        parked_keys = record.get("node_keys") or {name: wanted[name] for name in record["nodes"]}
+        fitting = stackpool.fitting_nodes(parked_keys, wanted)
         self.scope.adopt(containers=[c for c in stackpool.container_ids(record)
                                      if c != record["db"]],
                          networks=[record["network"]])
@@ -216,32 +238,49 @@ class Stack:
         self.loadgen = LoadGenerator()
         self.loadgen._container = client.containers.get(record["loadgen"])
         self._new_db().start()
-        for name, cid in record["nodes"].items():
+        self._take_nodes(record["nodes"], fitting)
+        for name, parked in record.get("balancers", {}).items():
+            balancer = Balancer(parked["backends"], server_maxconn=parked["server_maxconn"])
+            balancer._container = client.containers.get(parked["id"])
+            self.balancers[name] = balancer
+            self.image_ids.update(images.require_images(client, [balancer.image]))
+        missing = {name: config for name, config in sorted(self.initial_nodes.items())
+                   if name not in fitting}
+        self._reset_and_boot(fitting, missing)
+        return fitting, list(missing)
+
+    def _take_nodes(self, parked_ids: dict[str, str], fitting: list[str]) -> None:
+        """Own the parked nodes this run uses as they are (``fitting``); remove the others."""
+        for name, cid in parked_ids.items():
+            if name not in fitting:
+                self.client.containers.get(cid).remove(force=True, v=True)
+                continue
             node = WildFlyNode()
-            node._container = client.containers.get(cid)
+            node._container = self.client.containers.get(cid)
             self.nodes[name] = node
             self.node_configs[name] = self.initial_nodes[name]
             self._management[name] = ManagementClient(node.management_url())
-        for name, kept in record.get("balancers", {}).items():
-            balancer = Balancer(kept["backends"], server_maxconn=kept["server_maxconn"])
-            balancer._container = client.containers.get(kept["id"])
-            self.balancers[name] = balancer
-            self.image_ids.update(images.require_images(client, [balancer.image]))
 
+    def _reset_and_boot(self, kept: list[str], missing: dict[str, NodeConfig]) -> None:
+        """Kept nodes back to their pristine configuration and reloaded (waiting until each
+        runs again: ManagementClient.reload), while the missing nodes boot."""
         def reset(name):
             cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
             self.nodes[name].run(["cp", cfg + PRISTINE, cfg])
             self.widen(name)
             self._management[name].reload()
 
-        # reset waits until the node runs again (ManagementClient.reload).
         if any(config.network_aliases for config in self.node_configs.values()):
             # A cluster's nodes, one after the other: reloaded at once, each formed a view of
-            # its own and the views merged only later (2026-11-26).
-            for name in self.nodes:
+            # its own and the views merged only later (2026-11-26). A cluster is only claimed
+            # by its own kind, so it lacks no node.
+            for name in kept:
                 reset(name)
-        else:
-            together(self.nodes, reset)
+            return
+        boot = object()  # the job that starts the missing nodes, beside the resets
+        together([*kept, *([boot] if missing else [])],
+                 lambda job: self._start_together([], missing) if job is boot else reset(job))
+        self.save_pristine(missing)
 
     def _new_db(self) -> PostgresNode:
         self.db = (PostgresNode().on(self.network, "db").with_cpuset(self.config.db_cpuset)
@@ -438,6 +477,11 @@ class Stack:
             client = ManagementClient(container.management_url())
             client.wait_running()
             self._management[name] = client
+
+
+def _nodes_text(names) -> str:
+    names = list(names)
+    return f"{len(names)} node{'' if len(names) == 1 else 's'} ({', '.join(names)})"
 
 
 def _engine_is_local() -> bool:

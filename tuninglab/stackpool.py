@@ -17,6 +17,14 @@ and node configurations, the same images) *claims* it and resets it:
   rotation (topology.Cluster);
 - the engine then verifies the stack exactly as it verifies a new one.
 
+A run with no parked stack of its own kind may take the nearest one (``claim_nearest``): the
+same database, load generator and images, no balancer, and the most nodes it can use as they
+are (of the same name, and of the same kind, ``node_key``: the configuration without the
+quota). It keeps those, starts the nodes it lacks while the kept ones reload, removes the
+rest, and parks the result under its own kind.
+Each JVM-option recipe has a node of its own (its variant's command line) beside default
+ones: it boots that one JVM instead of a whole stack.
+
 The JVMs stay warm, which CI welcomes: the quick profile makes no claim. The full profile,
 whose results the site publishes, never reuses a stack.
 
@@ -40,7 +48,8 @@ from pathlib import Path
 from . import layout
 from .cleanup import pid_alive
 
-__all__ = ["ENV", "enabled", "key", "container_ids", "park", "claim", "spared_ids", "clear"]
+__all__ = ["ENV", "enabled", "key", "common_key", "node_key", "fitting_nodes", "container_ids",
+           "park", "claim", "claim_nearest", "spared_ids", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
 
@@ -58,15 +67,35 @@ def _claimed() -> Path:
 
 
 def key(stack_config, node_configs: dict, image_ids: dict, extra: dict | None = None) -> str:
-    """What a stack must share with another to take its place. A node's CPU quota is not part
-    of it: the claimant puts each node under its own limits before it measures (and checks
-    them), and the JVM's command line, which holds what the quota made of its processor count,
-    is. ``extra``: what the stack's topology adds (a cluster's balancer)."""
-    data = {"stack": asdict(stack_config),
-            "nodes": {name: {**asdict(config), "cpus": None, "jvm": config.jvm_command_line()}
-                      for name, config in sorted(node_configs.items())},
-            "images": image_ids, "extra": extra or {}}
+    """What a stack must share with another to take its place: its common part (common_key)
+    and each node, by name (node_key)."""
+    data = {"common": common_key(stack_config, image_ids, extra),
+            "nodes": {name: node_key(config) for name, config in sorted(node_configs.items())}}
+    return _hash(data)
+
+
+def common_key(stack_config, image_ids: dict, extra: dict | None = None) -> str:
+    """What every node of a stack shares: the database and load generator's placement, the
+    images, and what the stack's topology adds (``extra``: a cluster's balancer)."""
+    return _hash({"stack": asdict(stack_config), "images": image_ids, "extra": extra or {}})
+
+
+def node_key(config) -> str:
+    """What a node must be to serve as another: its configuration but for its CPU quota (the
+    claimant puts each node under its own limits before it measures, and checks them), and
+    the JVM's command line, which holds what the quota made of its processor count."""
+    return _hash({**asdict(config), "cpus": None, "jvm": config.jvm_command_line()})
+
+
+def _hash(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def fitting_nodes(parked: dict[str, str], wanted: dict[str, str]) -> list[str]:
+    """The wanted nodes a parked stack has (both: name -> node_key): same name, same kind.
+    A node is not renamed: its name is its alias on the stack's network, and re-connecting a
+    container under another alias re-publishes its ports unreliably (docker/cli#2909)."""
+    return sorted(name for name, key in wanted.items() if parked.get(name) == key)
 
 
 def container_ids(record: dict) -> list[str]:
@@ -92,16 +121,45 @@ def park(stack_key: str, record: dict) -> Path:
 def claim(stack_key: str) -> dict | None:
     """Take a parked stack of this key out of the pool (None when there is none)."""
     for path in sorted(_folder().glob(f"{stack_key}-*.json")):
-        _claimed().mkdir(parents=True, exist_ok=True)
-        taken = _claimed() / f"{os.getpid()}-{path.name}"
-        try:
-            os.rename(path, taken)
-        except OSError:
-            continue  # another run took it first
-        record = _read(taken)
+        record = _take(path)
         if record is not None:
             return record
+    return None
+
+
+def _take(path: Path) -> dict | None:
+    """Claim one parked stack's file (a rename: None if another run took it first)."""
+    _claimed().mkdir(parents=True, exist_ok=True)
+    taken = _claimed() / f"{os.getpid()}-{path.name}"
+    try:
+        os.rename(path, taken)
+    except OSError:
+        return None
+    record = _read(taken)
+    if record is None:
         taken.unlink(missing_ok=True)
+    return record
+
+
+def claim_nearest(common: str, wanted: dict[str, str]) -> dict | None:
+    """No parked stack of a run's own kind: take the one of the same common part (and no
+    balancer) that has the most nodes the run can use as they are (``wanted``: name ->
+    node_key), at least one. The claimant starts the nodes it lacks and removes the ones it
+    does not use: a JVM-option recipe, whose one odd node makes a kind of its own, boots one
+    JVM instead of a whole stack."""
+    candidates = []
+    for path in _folder().glob("*.json"):
+        record = _read(path)
+        if (record is None or record.get("common") != common or record.get("balancers")
+                or "node_keys" not in record):
+            continue
+        fits = len(fitting_nodes(record["node_keys"], wanted))
+        if fits:
+            candidates.append((-fits, path.name, path))
+    for _, _, path in sorted(candidates):
+        record = _take(path)
+        if record is not None:
+            return record
     return None
 
 

@@ -55,6 +55,54 @@ def test_a_claimed_stack_is_spared_while_its_claimant_lives_and_no_longer():
     assert list(stackpool._claimed().glob("*.json")) == []
 
 
+DEFAULT, ODD = stackpool.node_key(NodeConfig()), stackpool.node_key(
+    NodeConfig(jvm_options="-Xms1g -Xmx1g -XX:+UseParallelGC -XX:-DoEscapeAnalysis"))
+OTHER = stackpool.node_key(NodeConfig(memory="1g"))
+
+
+@pytest.mark.parametrize("parked, wanted, expected", [
+    ({"app-1": DEFAULT, "app-2": DEFAULT}, {"app-1": DEFAULT, "app-2": ODD}, ["app-1"]),
+    # the node that fits has the other name: not renamed (its alias is its address)
+    ({"app-1": OTHER, "app-2": DEFAULT}, {"app-1": DEFAULT, "app-2": ODD}, []),
+    ({"app-1": DEFAULT}, {"app": DEFAULT}, []),
+    ({"app-1": DEFAULT, "app-2": DEFAULT}, {"app-1": ODD}, []),
+    ({"app-1": DEFAULT, "app-2": ODD}, {"app-2": ODD, "app-1": DEFAULT}, ["app-1", "app-2"]),
+])
+def test_a_claim_uses_a_parked_node_of_the_same_name_and_kind(parked, wanted, expected):
+    assert stackpool.fitting_nodes(parked, wanted) == expected
+
+
+def _record_with_keys(n: int, node_keys: dict, common: str = "c", **extra) -> dict:
+    return {"network": f"net{n}", "db": f"db{n}", "loadgen": f"lg{n}",
+            "nodes": {name: f"{name}-{n}" for name in node_keys}, "common": common,
+            "node_keys": node_keys, **extra}
+
+
+def test_the_nearest_claim_takes_the_stack_with_most_nodes_that_fit_and_nothing_else():
+    stackpool.park("k1", _record_with_keys(1, {"app-1": ODD, "app-2": ODD}))
+    stackpool.park("k2", _record_with_keys(2, {"app-1": DEFAULT, "app-2": ODD}))
+    stackpool.park("k3", _record_with_keys(3, {"app-1": DEFAULT, "app-2": DEFAULT}))
+    stackpool.park("k4", _record_with_keys(4, {"app-1": DEFAULT, "app-2": DEFAULT}, "other"))
+    stackpool.park("k5", _record_with_keys(5, {"app-1": DEFAULT, "app-2": DEFAULT},
+                                           balancers={"lb": {"id": "h5"}}))
+    stackpool.park("k6", {"network": "net6", "db": "db6", "loadgen": "lg6",
+                          "nodes": {"app-1": "a6", "app-2": "b6"}})  # parked before node keys
+    wanted = {"app-1": DEFAULT, "app-2": DEFAULT}
+    assert stackpool.claim_nearest("c", wanted)["network"] == "net3"  # two fit
+    assert stackpool.claim_nearest("c", wanted)["network"] == "net2"  # one fits
+    assert stackpool.claim_nearest("c", wanted) is None  # k1: none fits; k4-k6 never
+    assert stackpool.claim_nearest("other", {"app-2": DEFAULT})["network"] == "net4"
+
+
+def test_the_key_is_its_common_part_and_its_nodes_by_name():
+    nodes = {"app-1": NodeConfig(), "app-2": NodeConfig(jvm_options="-Xmx2g")}
+    swapped = {"app-1": nodes["app-2"], "app-2": nodes["app-1"]}
+    assert stackpool.key(StackConfig(), nodes, {}) != stackpool.key(StackConfig(), swapped, {})
+    assert stackpool.node_key(NodeConfig(cpus=0.3)) == stackpool.node_key(NodeConfig(cpus=0.6))
+    assert stackpool.common_key(StackConfig(), {}, {"balancer": 1}) != stackpool.common_key(
+        StackConfig(), {}, None)
+
+
 def test_reuse_is_off_unless_the_environment_asks(monkeypatch):
     monkeypatch.delenv(stackpool.ENV, raising=False)
     assert not stackpool.enabled()
@@ -131,3 +179,27 @@ def test_a_parked_cluster_spares_and_clears_its_balancer_too():
     stackpool.park("k3", record)
     assert "lb3" in stackpool.spared_ids()
     assert "lb3" in stackpool.container_ids(record)
+
+
+def _node_keys(recipe_id: str, orientation: int = 1) -> dict[str, str]:
+    """The kind of each node a guide recipe's CI run starts with (experiment.run_recipe)."""
+    from tuninglab import changes
+    from tuninglab.plan import compile_plan
+    recipe = load_recipe(layout.recipes_dir() / "guide" / recipe_id)
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch, points=recipe.profile("quick").points)
+    kind.bind(plan.arms)
+    base = experiment.node_config(recipe, share=plan.concurrency)
+    return {node: stackpool.node_key(kind.node_config(base, arm))
+            for node, arm in plan.arms_by_node(orientation).items()}
+
+
+@pytest.mark.parametrize("recipe_id", ["jvm-compressed-oops", "jvm-escape-analysis",
+                                       "jvm-transparent-huge-pages", "jfr-default-overhead"])
+def test_a_jvm_option_recipe_can_use_one_node_of_a_plain_crossovers_stack(recipe_id):
+    """The premise of claim_nearest: a JVM-option crossover's baseline node is of the kind a
+    crossover of runtime settings starts with, so it boots one JVM, not two."""
+    plain = _node_keys("logging-console-handler")
+    for orientation in (1, -1):
+        odd = _node_keys(recipe_id, orientation)
+        assert len(stackpool.fitting_nodes(plain, odd)) == 1
