@@ -18,9 +18,9 @@ whole run adds the same to both arms. A runtime switch makes every block its own
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-__all__ = ["Block", "blocks", "new_seed", "orientations"]
+__all__ = ["Block", "blocks", "mirror", "new_seed", "orientations"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,12 @@ def blocks(slots, count: int, seed: int, *, first_index: int = 0,
     turns = orientations(-(-count // period_blocks), rng)
     return [Block(first_index + i, order, period=i // period_blocks,
                   orientation=turns[i // period_blocks]) for i, order in enumerate(orders)]
+
+
+def mirror(blocks: list[Block]) -> list[Block]:
+    """The same design with every orientation reversed (the nodes trade roles): as likely a
+    draw as the original, since each couple's first orientation is a coin flip."""
+    return [replace(b, orientation=-b.orientation) for b in blocks]
 
 
 def orientations(periods: int, rng: random.Random) -> list[int]:

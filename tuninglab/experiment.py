@@ -31,8 +31,8 @@ from typing import Callable
 
 import docker
 
-from . import (changes, design, layout, load, preflight, provenance, result, stackpool,
-               staleness, stats, store, telemetry, topology, warmup)
+from . import (changes, design, images, layout, load, preflight, provenance, result,
+               stackpool, staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
@@ -110,11 +110,15 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
     base = node_config(recipe, share=plan.concurrency)
+    servers = topology.topology_for(recipe)
+    reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
+    mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(
+        recipe, plan, kind, base, servers, blocks)
+    if mirrored:
+        blocks = design.mirror(blocks)
     first = _first_arms(plan, blocks[0])
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
-    servers = topology.topology_for(recipe)
-    reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
                reuse=reuse, pool_extra=servers.pool_extra()) as stack:
         servers.start(stack, configs)
@@ -130,6 +134,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                                   prof.min_usable_share)
     finished = datetime.now(timezone.utc)
     out = result.build(recipe=recipe, profile=prof, plan=plan, kind=kind, seed=seed,
+                       mirrored=mirrored,
                        blocks=blocks, queue_log=queue_log, trials=trials, verified=verified,
                        warmups=warmups, periods=run.periods,
                        switches=run.switcher.records, analysis=analysis,
@@ -155,6 +160,23 @@ def _first_arms(plan: Plan, block: design.Block) -> dict[str, Arm]:
         opening = plan.arm(block.arms[0])
         arms = {node: opening for node in arms}
     return arms
+
+
+def _mirror_fits_the_pool_better(recipe, plan, kind, base, servers, blocks) -> bool:
+    """CI only (a stack is reused): whether a crossover's mirrored design starts with more
+    nodes that a parked stack has than the design drawn (stackpool.claim_nearest boots the
+    others). The two are equally likely draws; a JVM-option crossover's one default node sits
+    on either node, and this keeps a claim from missing it for its name. The result records
+    ``mirrored`` (the seed then reproduces the orientations reversed)."""
+    def wanted(candidate):
+        first = {node: kind.node_config(base, arm)
+                 for node, arm in _first_arms(plan, candidate[0]).items()}
+        return {name: stackpool.node_key(c) for name, c in servers.initial_nodes(first).items()}
+
+    common = stackpool.common_key(stack_config(recipe), images.require_images(docker.from_env()),
+                                  servers.pool_extra())
+    return (stackpool.best_fit(common, wanted(design.mirror(blocks)))
+            > stackpool.best_fit(common, wanted(blocks)))
 
 
 def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:

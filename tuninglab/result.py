@@ -56,7 +56,7 @@ KEYS = {
             "nodes between periods; an arm's `node` is then null), `shared` (one node, arms one "
             "at a time) or `per-level`; `switch` is how the change reaches a server (`runtime`, "
             "`reload`, `restart`, `database`); `slots` lists the arms measured in one window",
-    "design": "`{method, confidence, seed, blocks: [{index, slots, period, orientation}], "
+    "design": "`{method, confidence, seed, mirrored, blocks: [{index, slots, period, orientation}], "
               "periods: [{period, orientation, arms: {node: level}, reload_s | start_s, "
               "verified, warmup}], switches: [{before_trial, target, level, reload_s, warmup}], "
               "retried, unresolved, profile: {blocks, window_s, settle_s, "
@@ -67,7 +67,8 @@ KEYS = {
               "started anew at every period); the seed "
               "reproduces the "
               "order of the blocks and the periods' orientations (+1: the first change level on "
-              "app-1)",
+              "app-1), reversed when `mirrored` (the CI profile may run a crossover's mirror, "
+              "an equally likely draw whose first nodes a parked stack has)",
     "verified": "the checks read back before measuring, by where they ran (`database`, `nodes "
                 "compared`, `preflight`, one per node, and `servers` for a cluster: every node's view, the "
                 "balancer's policy, the requests each node served through it): "
@@ -122,7 +123,7 @@ METHOD = ("randomized mirrored blocks (each block runs every arm once; the next 
 
 
 def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verified, warmups,
-          analysis, validity, provenance, periods=(), switches=()) -> dict:
+          analysis, validity, provenance, periods=(), switches=(), mirrored=False) -> dict:
     from .analysis import agrees
     verdict = analysis.get("verdict") if validity["valid"] else "invalid"
     src = recipe.source
@@ -150,7 +151,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         "workload": {k: getattr(recipe.workload, k) for k in (
             "mix", "model", "users", "rate", "think_time_ms", "lines", "note_chars", "bulk_rows")},
         "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
-        "design": {"method": METHOD, "confidence": 0.95, "seed": seed,
+        "design": {"method": METHOD, "confidence": 0.95, "seed": seed, "mirrored": mirrored,
                    "blocks": [b.as_dict() for b in blocks], "periods": list(periods),
                    "switches": list(switches), **queue_log,
                    "profile": {k: getattr(profile, k) for k in (

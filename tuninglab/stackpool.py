@@ -49,7 +49,7 @@ from . import layout
 from .cleanup import pid_alive
 
 __all__ = ["ENV", "enabled", "key", "common_key", "node_key", "fitting_nodes", "container_ids",
-           "park", "claim", "claim_nearest", "spared_ids", "clear"]
+           "park", "claim", "claim_nearest", "best_fit", "spared_ids", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
 
@@ -161,6 +161,14 @@ def claim_nearest(common: str, wanted: dict[str, str]) -> dict | None:
         if record is not None:
             return record
     return None
+
+
+def best_fit(common: str, wanted: dict[str, str]) -> int:
+    """How many of the wanted nodes the nearest parked stack has (claim_nearest's choice; a
+    stack of the run's own kind has them all). Nothing is claimed."""
+    return max((len(fitting_nodes(r["node_keys"], wanted)) for r in _records()
+                if r.get("common") == common and not r.get("balancers") and "node_keys" in r),
+               default=0)
 
 
 def _read(path: Path) -> dict | None:

@@ -203,3 +203,34 @@ def test_a_jvm_option_recipe_can_use_one_node_of_a_plain_crossovers_stack(recipe
     for orientation in (1, -1):
         odd = _node_keys(recipe_id, orientation)
         assert len(stackpool.fitting_nodes(plain, odd)) == 1
+
+
+def test_a_crossover_runs_its_mirror_when_only_the_mirror_finds_its_default_node(monkeypatch):
+    """CI: a JVM-option crossover whose drawn design puts its default node where a parked
+    stack has the odd one runs the mirrored design (equally likely), so the claim keeps a
+    node instead of starting two."""
+    from tuninglab import changes, design, images
+    from tuninglab.plan import compile_plan
+    monkeypatch.setattr(images, "require_images", lambda client: {"wildfly": "sha:1"})
+    monkeypatch.setattr(experiment.docker, "from_env", lambda: None)
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "jvm-escape-analysis")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch, points="ends")
+    kind.bind(plan.arms)
+    base = experiment.node_config(recipe, share=plan.concurrency)
+    servers = topology_for(recipe)
+    blocks = design.blocks(plan.slots, 1, seed=5, period_blocks=1)
+    drawn = {node: stackpool.node_key(kind.node_config(base, arm))
+             for node, arm in plan.arms_by_node(blocks[0].orientation).items()}
+    default_node = next(n for n, k in drawn.items() if k == stackpool.node_key(base))
+    other = {"app-1": "app-2", "app-2": "app-1"}[default_node]
+    common = stackpool.common_key(experiment.stack_config(recipe), {"wildfly": "sha:1"}, {})
+    args = (recipe, plan, kind, base, servers, blocks)
+    assert not experiment._mirror_fits_the_pool_better(*args)  # nothing parked
+    stackpool.park("k", _record_with_keys(1, {default_node: "odd", other: drawn[default_node]},
+                                          common))
+    assert stackpool.best_fit(common, drawn) == 0
+    assert experiment._mirror_fits_the_pool_better(*args)
+    mirrored = design.mirror(blocks)
+    assert [b.orientation for b in mirrored] == [-b.orientation for b in blocks]
+    assert [b.slots for b in mirrored] == [b.slots for b in blocks]
