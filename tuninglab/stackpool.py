@@ -147,16 +147,7 @@ def claim_nearest(common: str, wanted: dict[str, str]) -> dict | None:
     node_key), at least one. The claimant starts the nodes it lacks and removes the ones it
     does not use: a JVM-option recipe, whose one odd node makes a kind of its own, boots one
     JVM instead of a whole stack."""
-    candidates = []
-    for path in _folder().glob("*.json"):
-        record = _read(path)
-        if (record is None or record.get("common") != common or record.get("balancers")
-                or "node_keys" not in record):
-            continue
-        fits = len(fitting_nodes(record["node_keys"], wanted))
-        if fits:
-            candidates.append((-fits, path.name, path))
-    for _, _, path in sorted(candidates):
+    for _, _, path in sorted((-fits, path.name, path) for fits, path in _near(common, wanted)):
         record = _take(path)
         if record is not None:
             return record
@@ -166,9 +157,22 @@ def claim_nearest(common: str, wanted: dict[str, str]) -> dict | None:
 def best_fit(common: str, wanted: dict[str, str]) -> int:
     """How many of the wanted nodes the nearest parked stack has (claim_nearest's choice; a
     stack of the run's own kind has them all). Nothing is claimed."""
-    return max((len(fitting_nodes(r["node_keys"], wanted)) for r in _records()
-                if r.get("common") == common and not r.get("balancers") and "node_keys" in r),
-               default=0)
+    return max((fits for fits, _ in _near(common, wanted)), default=0)
+
+
+def _near(common: str, wanted: dict[str, str]) -> list[tuple[int, Path]]:
+    """The parked stacks a run could take nearest (same common part, no balancer, node keys
+    recorded), with how many of its wanted nodes each has; those with none left out."""
+    out = []
+    for path in _folder().glob("*.json"):
+        record = _read(path)
+        if (record is None or record.get("common") != common or record.get("balancers")
+                or "node_keys" not in record):
+            continue
+        fits = len(fitting_nodes(record["node_keys"], wanted))
+        if fits:
+            out.append((fits, path))
+    return out
 
 
 def _read(path: Path) -> dict | None:
