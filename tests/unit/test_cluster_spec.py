@@ -85,7 +85,8 @@ def test_a_stats_read_cut_short_is_retried_until_haproxy_answers(monkeypatch):
     from tuninglab import containers
     balancer = containers.Balancer.__new__(containers.Balancer)
     answers = iter([BrokenPipeError(32, "Broken pipe"), "",
-                    RuntimeError("balancer: `tl-balancer stat` exited 1: socat E write: Broken pipe"),
+                    RuntimeError("balancer: `tl-balancer stat` exited 1: socat E write: "
+                                 "Broken pipe"),
                     STAT_CSV])
 
     def run(command):
