@@ -150,7 +150,9 @@ def _list(args) -> int:
             continue
         try:
             latest = api.latest_result(recipe.id, "full")
-            verdict = latest["verdict"] if latest else "not measured"
+            # a valid curve (a sweep, a load curve) has points, not one verdict
+            verdict = ("not measured" if latest is None
+                       else latest.get("verdict") or "a curve (no single verdict)")
         except ResultError as exc:
             verdict = f"unreadable result ({str(exc)[:40]})"
         where = f"{recipe.source.document} {recipe.source.section or ''}".strip()
