@@ -171,7 +171,7 @@ def _mirror_fits_the_pool_better(recipe, plan, kind, base, servers, blocks) -> b
     def wanted(candidate):
         first = {node: kind.node_config(base, arm)
                  for node, arm in _first_arms(plan, candidate[0]).items()}
-        return {name: stackpool.node_key(c) for name, c in servers.initial_nodes(first).items()}
+        return stackpool.node_keys(servers.initial_nodes(first))
 
     common = stackpool.common_key(stack_config(recipe), images.require_images(docker.from_env()),
                                   servers.pool_extra())

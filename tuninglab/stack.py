@@ -201,20 +201,22 @@ class Stack:
         """A parked stack of this kind; else, for a stack of plain nodes (no cluster), the
         parked stack with the most nodes this one can use (stackpool.claim_nearest)."""
         record = stackpool.claim(self._key)
-        plain = not self.pool_extra and not any(c.network_aliases
-                                                for c in self.initial_nodes.values())
-        if record is None and plain:
-            record = stackpool.claim_nearest(
-                stackpool.common_key(self.config, self.image_ids),
-                {name: stackpool.node_key(c) for name, c in self.initial_nodes.items()})
+        if record is None and not self.pool_extra and not self._is_cluster:
+            record = stackpool.claim_nearest(stackpool.common_key(self.config, self.image_ids),
+                                             stackpool.node_keys(self.initial_nodes))
         return record
+
+    @property
+    def _is_cluster(self) -> bool:
+        """A cluster's nodes answer to a name they share (cluster.py)."""
+        return any(config.network_aliases for config in self.initial_nodes.values())
 
     def _record(self) -> dict:
         return {"network": self.network._network.id, "db": self.db.get_wrapped_container().id,
                 "loadgen": self.loadgen.get_wrapped_container().id,
                 "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()},
                 "common": stackpool.common_key(self.config, self.image_ids, self.pool_extra),
-                "node_keys": {n: stackpool.node_key(c) for n, c in self.node_configs.items()},
+                "node_keys": stackpool.node_keys(self.node_configs),
                 "balancers": {name: {"id": b.get_wrapped_container().id,
                                      "backends": b.backends, "server_maxconn": b.server_maxconn}
                               for name, b in self.balancers.items()}}
@@ -224,7 +226,7 @@ class Stack:
         configuration, the nodes it lacks started beside them, the ones it does not use
         removed. Returns (nodes kept, nodes started)."""
         client = self.client
-        wanted = {name: stackpool.node_key(c) for name, c in self.initial_nodes.items()}
+        wanted = stackpool.node_keys(self.initial_nodes)
         # a record from before node keys is only ever claimed by its own kind: every node fits
         parked_keys = record.get("node_keys") or {name: wanted[name] for name in record["nodes"]}
         fitting = stackpool.fitting_nodes(parked_keys, wanted)
@@ -270,7 +272,7 @@ class Stack:
             self.widen(name)
             self._management[name].reload()
 
-        if any(config.network_aliases for config in self.node_configs.values()):
+        if self._is_cluster:
             # A cluster's nodes, one after the other: reloaded at once, each formed a view of
             # its own and the views merged only later (2026-11-26). A cluster is only claimed
             # by its own kind, so it lacks no node.

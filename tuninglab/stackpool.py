@@ -48,7 +48,7 @@ from pathlib import Path
 from . import layout
 from .cleanup import pid_alive
 
-__all__ = ["ENV", "enabled", "key", "common_key", "node_key", "fitting_nodes", "container_ids",
+__all__ = ["ENV", "enabled", "key", "common_key", "node_key", "node_keys", "fitting_nodes", "container_ids",
            "park", "claim", "claim_nearest", "best_fit", "spared_ids", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
@@ -70,7 +70,7 @@ def key(stack_config, node_configs: dict, image_ids: dict, extra: dict | None = 
     """What a stack must share with another to take its place: its common part (common_key)
     and each node, by name (node_key)."""
     data = {"common": common_key(stack_config, image_ids, extra),
-            "nodes": {name: node_key(config) for name, config in sorted(node_configs.items())}}
+            "nodes": node_keys(node_configs)}
     return _hash(data)
 
 
@@ -85,6 +85,11 @@ def node_key(config) -> str:
     claimant puts each node under its own limits before it measures, and checks them), and
     the JVM's command line, which holds what the quota made of its processor count."""
     return _hash({**asdict(config), "cpus": None, "jvm": config.jvm_command_line()})
+
+
+def node_keys(node_configs: dict) -> dict[str, str]:
+    """Each node's kind (node_key), by name."""
+    return {name: node_key(config) for name, config in node_configs.items()}
 
 
 def _hash(data: dict) -> str:
