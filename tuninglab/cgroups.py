@@ -3,7 +3,8 @@
 Reading the cgroup files costs microseconds, so a window's edges can be sampled exactly; the
 Docker stats API (the fallback for a remote engine, or a cgroup layout we do not know) costs
 tens of milliseconds a call. Both give the same counters: cumulative CPU seconds, and current
-and peak memory.
+and peak memory. A local cgroup also lists the container's processes (host pids), so that
+their /proc can be read without a ``docker exec`` (jvm_threads.py).
 """
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ class ContainerMeter:
         stats = self.container.stats(stream=False, one_shot=True)
         return stats["cpu_stats"]["cpu_usage"]["total_usage"] / 1e9
 
+    def processes(self) -> list[int] | None:
+        """The container's processes by their pid on this machine; None where the engine's
+        processes are not ours to read (a remote engine)."""
+        return None
+
     def memory(self) -> dict:
         stats = self.container.stats(stream=False, one_shot=True)
         memory = stats.get("memory_stats", {})
@@ -42,6 +48,9 @@ class CgroupV1Meter(ContainerMeter):
 
     def cpu_seconds(self) -> float:
         return int((self.cpuacct / "cpuacct.usage").read_text()) / 1e9
+
+    def processes(self) -> list[int] | None:
+        return _pids(self.cpuacct / "cgroup.procs")
 
     def memory(self) -> dict:
         return {"memory_bytes": _int(self.memory_dir / "memory.usage_in_bytes"),
@@ -61,6 +70,9 @@ class CgroupV2Meter(ContainerMeter):
             if key == "usage_usec":
                 return int(value) / 1e6
         raise OSError(f"{self.folder}/cpu.stat has no usage_usec")
+
+    def processes(self) -> list[int] | None:
+        return _pids(self.folder / "cgroup.procs")
 
     def memory(self) -> dict:
         return {"memory_bytes": _int(self.folder / "memory.current"),
@@ -86,3 +98,10 @@ def _int(path: Path) -> int:
         return int(path.read_text())
     except (OSError, ValueError):
         return 0
+
+
+def _pids(path: Path) -> list[int] | None:
+    try:
+        return [int(line) for line in path.read_text().split()]
+    except (OSError, ValueError):
+        return None

@@ -68,7 +68,7 @@ def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
     ``docker exec`` a node: the compiler and the task-thread count share the list)."""
     out = {}
     for node in stack.members(target):
-        threads = read_threads(stack.nodes[node])
+        threads = read_threads(stack.nodes[node], stack.meter(node))
         member = {"gc": _gc_totals(stack.management_of(node)),
                   **compiler_reading(stack, node, threads)}
         for name in runtime:

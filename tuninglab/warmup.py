@@ -216,4 +216,4 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
 
 
 def _compiler_reading(stack, member: str) -> dict:
-    return compiler_reading(stack, member, read_threads(stack.nodes[member]))
+    return compiler_reading(stack, member, read_threads(stack.nodes[member], stack.meter(member)))
