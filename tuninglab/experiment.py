@@ -96,7 +96,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     preflight.check(recipe)
     preflight.check(recipe, client=docker.from_env())
     kind = changes.kind_for(recipe)
-    plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
+    plan = compile_plan(recipe, switch=kind.switch, points=prof.points,
+                        values_side_by_side=prof.values_side_by_side)
     kind.bind(plan.arms)
     seed = design.new_seed()
     blocks = design.blocks(plan.slots, prof.blocks, seed, period_blocks=period_blocks(plan, prof))
@@ -192,7 +193,8 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
                     f"whenever the next window's arm differs")
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
     again = result.launches_text(plan.switch, len({b.period for b in blocks}))
-    return f"one node per level ({len(plan.nodes)}), measured one at a time{again}"
+    how = "side by side" if plan.concurrency > 1 else "one at a time"
+    return f"one node per level ({len(plan.nodes)}), measured {how}{again}"
 
 
 class _Run:
@@ -247,8 +249,9 @@ class _Run:
         for node in by_node:
             stack.restore(node)
         checks["preflight"] = self.kind.prepare(stack)
-        for node, arm in by_node.items():
-            checks[node] = node_setup.verify(stack, node, self.kind, arm, self.states[node])
+        verified = together(by_node, lambda node: node_setup.verify(
+            stack, node, self.kind, by_node[node], self.states[node]))
+        checks.update((node, verified[node]) for node in by_node)
         total = sum(len(c) for c in checks.values())
         say(f"verify: {total} checks passed (baseline, change read back on every node, nodes "
             f"differ only where the change writes)")
@@ -385,12 +388,11 @@ class _Run:
         nodes = {arm.id: assignment[arm.id] for arm in arms}
         began = time.monotonic()
         started = datetime.now(timezone.utc).isoformat()
-        checks = {}
-        for arm in arms:
-            node = nodes[arm.id]
-            found = self.switcher.before_slot(node, arm)
-            found += self.verify(node, arm)
-            checks[arm.id] = found
+        # Arms side by side are on nodes of their own: each is switched and verified, and its
+        # counters read, at the same time as the others (one after the other, the reads took
+        # about a second of every side-by-side slot).
+        checks = together(arms, lambda arm: self.switcher.before_slot(nodes[arm.id], arm)
+                          + self.verify(nodes[arm.id], arm))
         # The k6 data stream follows the node, not the arm: rows a node's users touch are the
         # node's for the whole run, and a difference between them cancels like the node's own.
         specs = {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
@@ -403,12 +405,12 @@ class _Run:
         elif prof.settle_s:
             together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
                                               f"{tag}-{nodes[a.id]}-settle"))
-        before = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime,
-                                           edge="start") for a in arms}
+        runtime = self.recipe.metrics.runtime
+        before = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime,
+                                                             edge="start"))
         summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.window_s,
                                                       f"{tag}-{nodes[a.id]}"))
-        after = {a.id: telemetry.snapshot(stack, nodes[a.id], self.recipe.metrics.runtime)
-                 for a in arms}
+        after = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime))
         self.clock.done(time.monotonic() - began)
         return [self._trial(block, arm, nodes[arm.id], started, checks[arm.id], summaries[arm.id],
                             before[arm.id], after[arm.id], len(arms), drained[arm.id])

@@ -179,10 +179,12 @@ class Plan:
                 "arms": [a.as_dict() for a in self.arms]}
 
 
-def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
+def compile_plan(recipe: Recipe, *, switch: str, points: str = "all",
+                 values_side_by_side: bool = False) -> Plan:
     """The arms of a recipe. ``switch`` is how its change kind puts a setting on a server (see
     the module docstring); ``points="ends"`` keeps only the two ends of a
-    sweep and of load levels (the CI profile)."""
+    sweep and of load levels (the CI profile); ``values_side_by_side`` measures the nodes of
+    a per-level layout in one window per load level, as a crossover's (the CI profile)."""
     if switch not in SWITCHES:
         raise ValueError(f"unknown switch {switch!r}; allowed: {', '.join(SWITCHES)}")
     levels = _change_levels(recipe)
@@ -207,8 +209,9 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
                 change_levels=tuple(lvl for lvl, _ in levels if lvl is not None),
                 load_key=loads.key if loads else None,
                 load_values=tuple(load_values) if loads else (), layout=layout, switch=switch)
+    together = layout == CROSSOVER or (layout == PER_LEVEL and values_side_by_side)
     slots = ([tuple(a.id for a in plan.arms_at_load(load)) for load in (plan.load_values or (None,))]
-             if layout == CROSSOVER else [(a.id,) for a in arms])
+             if together else [(a.id,) for a in arms])
     return Plan(**{**plan.__dict__, "slots": tuple(slots)})
 
 

@@ -84,6 +84,22 @@ def test_the_ci_profile_keeps_only_the_two_ends():
     assert loads.load_values == (0, 1000) and len(loads.arms) == 4
 
 
+def test_the_ci_profile_measures_a_node_per_value_side_by_side_one_window_per_load():
+    ladder = _recipe("configuration-ladder", "guide")
+    alone = compile_plan(ladder, switch="restart", points="ends")
+    assert alone.layout == PER_LEVEL and alone.concurrency == 1 and len(alone.slots) == 4
+    plan = compile_plan(ladder, switch="restart", points="ends", values_side_by_side=True)
+    assert plan.layout == PER_LEVEL and plan.concurrency == 2 and len(plan.nodes) == 2
+    for slot in plan.slots:  # one load level a window, each arm on its own node
+        assert len({plan.arm(a).load["users"] for a in slot}) == 1
+        assert len({plan.arm(a).node for a in slot}) == len(slot) == 2
+    assert sorted(a for slot in plan.slots for a in slot) == sorted(a.id for a in plan.arms)
+    # the setting only concerns a node per value: a shared node stays one arm a window
+    threads = compile_plan(_recipe("io-task-max-threads", "guide"), switch="runtime",
+                           points="ends", values_side_by_side=True)
+    assert threads.concurrency == 1
+
+
 def test_a_sweep_without_its_reference_still_has_a_curve_and_a_knee():
     recipe = _recipe("io-task-max-threads", "guide")  # reference 16, between the ends
     plan = compile_plan(recipe, switch="runtime", points="ends")
@@ -734,7 +750,8 @@ def test_the_cpu_counters_are_read_nearest_the_load(monkeypatch):
     from tuninglab import telemetry
     calls = []
     monkeypatch.setattr(telemetry, "_gc_totals", lambda m: calls.append("node") or {})
-    monkeypatch.setattr(telemetry, "read_threads", lambda c: calls.append("node") or None)
+    monkeypatch.setattr(telemetry, "read_threads",
+                        lambda c, meter=None: calls.append("node") or None)
     monkeypatch.setattr(telemetry, "compiler_reading", lambda stack, node, threads: {})
     monkeypatch.setattr(telemetry.interference, "host_snapshot", lambda local: None)
     stack = _Stack()
@@ -748,7 +765,7 @@ def test_the_cpu_counters_are_read_nearest_the_load(monkeypatch):
     assert calls[0] == "cpu" and calls[-1] == "node"
     # the JVM's thread list is read once a node, for the compiler and the task threads alike
     reads = []
-    monkeypatch.setattr(telemetry, "read_threads", lambda c: reads.append(c) or [])
+    monkeypatch.setattr(telemetry, "read_threads", lambda c, meter=None: reads.append(c) or [])
     snap = telemetry.snapshot(stack, "app-baseline", ("task-threads",))
     assert len(reads) == 1 and snap["members"]["app-baseline"]["task-threads"] == {"alive": 0}
 
