@@ -110,7 +110,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms, {_layout_text(plan, blocks)}; "
         f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
-    base = node_config(recipe, share=plan.concurrency)
+    base = node_config(recipe, share=plan.quota_share)
     servers = topology.topology_for(recipe)
     reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
     mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(

@@ -30,7 +30,9 @@ changes/base.py):
   started, configured and warmed once, measured one at a time. One launch per value leaves
   the luck of that launch (two identical nodes differ by several per cent) inside the value's
   effect; with ``launches`` > 1 in the profile, every node starts anew between periods and the
-  analysis counts the launches (experiment.period_blocks, analysis/curves.py).
+  analysis counts the launches (experiment.period_blocks, analysis/curves.py). The CI profile
+  (``values_side_by_side``) measures its two values' nodes side by side instead, each with its
+  whole quota: half the windows, for numbers that support no claim anyway.
 
 A recipe with ``[cluster]`` runs every arm on its one cluster, through the balancer
 (``CLUSTER_TARGET``), the setting switched in place on every node of it: the shared layout,
@@ -107,8 +109,17 @@ class Plan:
 
     @property
     def concurrency(self) -> int:
-        """How many nodes share the application server's CPU quota at once."""
+        """How many nodes are measured at once (in one window)."""
         return max((len(slot) for slot in self.slots), default=1)
+
+    @property
+    def quota_share(self) -> int:
+        """How many nodes split the application server's CPU quota: a crossover's two nodes
+        are one server's worth between them. The CI profile's nodes per value, side by side,
+        keep a whole quota each: halved, a quarter-core node at 100 users completed no request
+        in a 3 s window (configuration-ladder, 27 November 2026), where the full profile's
+        node, measured alone, serves them."""
+        return self.concurrency if self.layout == CROSSOVER else 1
 
     def arm(self, arm_id: str) -> Arm:
         return next(a for a in self.arms if a.id == arm_id)

@@ -94,6 +94,10 @@ def test_the_ci_profile_measures_a_node_per_value_side_by_side_one_window_per_lo
         assert len({plan.arm(a).load["users"] for a in slot}) == 1
         assert len({plan.arm(a).node for a in slot}) == len(slot) == 2
     assert sorted(a for slot in plan.slots for a in slot) == sorted(a.id for a in plan.arms)
+    # each node keeps its whole quota (halved, no request completed at 100 users in 3 s),
+    # where a crossover's two nodes split one
+    assert plan.quota_share == 1
+    assert compile_plan(_recipe("logging-guarded-debug", "guide"), switch="runtime").quota_share == 2
     # the setting only concerns a node per value: a shared node stays one arm a window
     threads = compile_plan(_recipe("io-task-max-threads", "guide"), switch="runtime",
                            points="ends", values_side_by_side=True)
