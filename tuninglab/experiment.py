@@ -96,8 +96,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     preflight.check(recipe)
     preflight.check(recipe, client=docker.from_env())
     kind = changes.kind_for(recipe)
-    plan = compile_plan(recipe, switch=kind.switch, points=prof.points,
-                        values_side_by_side=prof.values_side_by_side)
+    plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
     kind.bind(plan.arms)
     seed = design.new_seed()
     blocks = design.blocks(plan.slots, prof.blocks, seed, period_blocks=period_blocks(plan, prof))
@@ -110,7 +109,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms, {_layout_text(plan, blocks)}; "
         f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
-    base = node_config(recipe, share=plan.quota_share)
+    base = node_config(recipe, share=plan.concurrency)
     servers = topology.topology_for(recipe)
     reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
     mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(
@@ -193,8 +192,7 @@ def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
                     f"whenever the next window's arm differs")
         return f"one node ({plan.nodes[0]}), the setting switched in place ({plan.switch})"
     again = result.launches_text(plan.switch, len({b.period for b in blocks}))
-    how = "side by side" if plan.concurrency > 1 else "one at a time"
-    return f"one node per level ({len(plan.nodes)}), measured {how}{again}"
+    return f"one node per level ({len(plan.nodes)}), measured one at a time{again}"
 
 
 class _Run:

@@ -42,8 +42,7 @@ def introduction(recipe: Recipe, profile: str) -> str:
 
     kind = kind_for(recipe)
     prof = recipe.profile(profile)
-    plan = compile_plan(recipe, switch=kind.switch, points=prof.points,
-                        values_side_by_side=prof.values_side_by_side)
+    plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
     kind.bind(plan.arms)
     src = recipe.source
     where = ", ".join(x for x in (src.section and f"section {src.section}", src.table) if x)

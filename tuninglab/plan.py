@@ -30,9 +30,7 @@ changes/base.py):
   started, configured and warmed once, measured one at a time. One launch per value leaves
   the luck of that launch (two identical nodes differ by several per cent) inside the value's
   effect; with ``launches`` > 1 in the profile, every node starts anew between periods and the
-  analysis counts the launches (experiment.period_blocks, analysis/curves.py). The CI profile
-  (``values_side_by_side``) measures its two values' nodes side by side instead, each with its
-  whole quota: half the windows, for numbers that support no claim anyway.
+  analysis counts the launches (experiment.period_blocks, analysis/curves.py).
 
 A recipe with ``[cluster]`` runs every arm on its one cluster, through the balancer
 (``CLUSTER_TARGET``), the setting switched in place on every node of it: the shared layout,
@@ -109,17 +107,8 @@ class Plan:
 
     @property
     def concurrency(self) -> int:
-        """How many nodes are measured at once (in one window)."""
+        """How many nodes share the application server's CPU quota at once."""
         return max((len(slot) for slot in self.slots), default=1)
-
-    @property
-    def quota_share(self) -> int:
-        """How many nodes split the application server's CPU quota: a crossover's two nodes
-        are one server's worth between them. The CI profile's nodes per value, side by side,
-        keep a whole quota each: halved, a quarter-core node at 100 users completed no request
-        in a 3 s window (configuration-ladder, 27 November 2026), where the full profile's
-        node, measured alone, serves them."""
-        return self.concurrency if self.layout == CROSSOVER else 1
 
     def arm(self, arm_id: str) -> Arm:
         return next(a for a in self.arms if a.id == arm_id)
@@ -190,12 +179,10 @@ class Plan:
                 "arms": [a.as_dict() for a in self.arms]}
 
 
-def compile_plan(recipe: Recipe, *, switch: str, points: str = "all",
-                 values_side_by_side: bool = False) -> Plan:
+def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
     """The arms of a recipe. ``switch`` is how its change kind puts a setting on a server (see
     the module docstring); ``points="ends"`` keeps only the two ends of a
-    sweep and of load levels (the CI profile); ``values_side_by_side`` measures the nodes of
-    a per-level layout in one window per load level, as a crossover's (the CI profile)."""
+    sweep and of load levels (the CI profile)."""
     if switch not in SWITCHES:
         raise ValueError(f"unknown switch {switch!r}; allowed: {', '.join(SWITCHES)}")
     levels = _change_levels(recipe)
@@ -220,9 +207,8 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all",
                 change_levels=tuple(lvl for lvl, _ in levels if lvl is not None),
                 load_key=loads.key if loads else None,
                 load_values=tuple(load_values) if loads else (), layout=layout, switch=switch)
-    together = layout == CROSSOVER or (layout == PER_LEVEL and values_side_by_side)
     slots = ([tuple(a.id for a in plan.arms_at_load(load)) for load in (plan.load_values or (None,))]
-             if together else [(a.id,) for a in arms])
+             if layout == CROSSOVER else [(a.id,) for a in arms])
     return Plan(**{**plan.__dict__, "slots": tuple(slots)})
 
 

@@ -271,7 +271,6 @@ class Profile:
     periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
     launches: int = 1  # a sweep with a node per value: how often each node starts anew
     compile_side_by_side: bool = False  # nodes compile together (CI) or alone
-    values_side_by_side: bool = False  # a node per value: measured together (CI) or alone
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
     reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
 

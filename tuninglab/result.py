@@ -262,8 +262,7 @@ def layout_text(result: dict) -> str:
     if layout == "shared":
         return "one node, the setting switched in place before every trial"
     if layout == "per-level":
-        how = "side by side" if plan.get("concurrency", 1) > 1 else "one at a time"
-        return f"one node per value, measured {how}" + launches_text(switch, periods)
+        return "one node per value, measured one at a time" + launches_text(switch, periods)
     if plan.get("concurrency", 1) > 1:
         return "one node per arm, side by side (no swapping: before the crossover)"
     return ""

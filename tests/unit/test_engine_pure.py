@@ -84,26 +84,6 @@ def test_the_ci_profile_keeps_only_the_two_ends():
     assert loads.load_values == (0, 1000) and len(loads.arms) == 4
 
 
-def test_the_ci_profile_measures_a_node_per_value_side_by_side_one_window_per_load():
-    ladder = _recipe("configuration-ladder", "guide")
-    alone = compile_plan(ladder, switch="restart", points="ends")
-    assert alone.layout == PER_LEVEL and alone.concurrency == 1 and len(alone.slots) == 4
-    plan = compile_plan(ladder, switch="restart", points="ends", values_side_by_side=True)
-    assert plan.layout == PER_LEVEL and plan.concurrency == 2 and len(plan.nodes) == 2
-    for slot in plan.slots:  # one load level a window, each arm on its own node
-        assert len({plan.arm(a).load["users"] for a in slot}) == 1
-        assert len({plan.arm(a).node for a in slot}) == len(slot) == 2
-    assert sorted(a for slot in plan.slots for a in slot) == sorted(a.id for a in plan.arms)
-    # each node keeps its whole quota (halved, no request completed at 100 users in 3 s),
-    # where a crossover's two nodes split one
-    assert plan.quota_share == 1
-    assert compile_plan(_recipe("logging-guarded-debug", "guide"), switch="runtime").quota_share == 2
-    # the setting only concerns a node per value: a shared node stays one arm a window
-    threads = compile_plan(_recipe("io-task-max-threads", "guide"), switch="runtime",
-                           points="ends", values_side_by_side=True)
-    assert threads.concurrency == 1
-
-
 def test_a_sweep_without_its_reference_still_has_a_curve_and_a_knee():
     recipe = _recipe("io-task-max-threads", "guide")  # reference 16, between the ends
     plan = compile_plan(recipe, switch="runtime", points="ends")
