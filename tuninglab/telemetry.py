@@ -47,8 +47,9 @@ TASK_THREAD = "default task-"  # the default worker's task threads, as the kerne
 def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") -> dict:
     """Every counter the window needs. ``target`` is what the load went to: a node, or a
     balancer whose nodes are read each. The CPU counters are read nearest the load: last at
-    the window's start, first at its end, so that the management calls and the ``docker exec``
-    that reads the JVM's threads cost the node no CPU inside the window."""
+    the window's start, first at its end, so that the management calls and the read of the
+    JVM's threads (a ``docker exec`` on a remote engine) cost the node no CPU inside the
+    window."""
     members = {}
     if edge == "start":
         members = _members(stack, target, runtime)
@@ -65,7 +66,7 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
 
 def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
     """Each node's counters read through its management API and from its JVM's threads (one
-    ``docker exec`` a node: the compiler and the task-thread count share the list)."""
+    read a node, jvm_threads.py: the compiler and the task-thread count share the list)."""
     out = {}
     for node in stack.members(target):
         threads = read_threads(stack.nodes[node], stack.meter(node))
