@@ -391,9 +391,18 @@ def recipe_hash(recipe: Recipe) -> str:
 PROSE_KEYS = {"": ("title", "summary"), "source": ("document", "section", "table", "claim")}
 
 
-def measured_hash(recipe: Recipe) -> str:
+# The profile whose results the site publishes. Only its own [profiles.<name>] table counts
+# in measured_hash: making CI cheaper must not make a published result stale.
+PUBLISHED_PROFILE = "full"
+
+
+def measured_hash(recipe: Recipe, *, every_profile: bool = False) -> str:
     """Like ``recipe_hash``, but recipe.toml counts by its parsed content without its prose
-    (PROSE_KEYS) and without comments: what the run does, not how the pages describe it."""
+    (PROSE_KEYS), without comments and without the tables of profiles other than the published
+    one: what a publishing run does, not how the pages describe it or how CI runs it.
+
+    ``every_profile`` keeps every profile table: the rule of results written from 25 November
+    21:00 to 27 November 2026 (staleness.py accepts either)."""
     def without_prose(relative: str, content: bytes) -> bytes:
         if relative != "recipe.toml":
             return content
@@ -402,6 +411,11 @@ def measured_hash(recipe: Recipe) -> str:
             section = data.get(table, {}) if table else data
             for key in keys:
                 section.pop(key, None)
+        if not every_profile and "profiles" in data:
+            data["profiles"] = {name: table for name, table in data["profiles"].items()
+                                if name == PUBLISHED_PROFILE}
+            if not data["profiles"]:
+                del data["profiles"]
         return json.dumps(data, sort_keys=True).encode()
 
     return _folder_digest(recipe, without_prose)

@@ -110,7 +110,7 @@ KEYS = {
                   "jvm}}, placement, stack_inputs, role_inputs (the hash of each role only some recipes "
                   "add: a cluster's balancer, a server module), stack_ready_s, recipe_hash, "
                   "measured_hash (the "
-                  "recipe without its prose: what staleness compares), git_commit, "
+                  "recipe without its prose and its CI profile: what staleness compares), git_commit, "
                   "git_dirty, git_dirty_paths, cluster (a recipe with [cluster]: its spec, and what forming it "
                   "took: `formed`)}`",
 }

@@ -1,7 +1,8 @@
 """Which recipes a publishing run must measure again, and why.
 
 A published result stays valid while the four things it was measured with are unchanged:
-the recipe folder (``measured_hash``: every file, recipe.toml without its prose), the stack's
+the recipe folder (``measured_hash``: every file, recipe.toml without its prose and without the
+profiles CI runs), the stack's
 inputs that every recipe uses (what the images, the app and the workload are built from:
 ``stack_inputs_hash``), the inputs of the roles only some recipes add (``role_inputs``: a
 cluster's balancer image, a server module), and the library that ran it (its version). A role
@@ -85,10 +86,12 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
     if newest is None:
         return "no published result"
     prov = newest["provenance"]
-    # Results since 2026-11-25 21:00 carry the hash without the recipe's prose; older ones
-    # only the hash of every byte, so a corrected claim makes them stale.
+    # Results since 2026-11-25 21:00 carry the hash without the recipe's prose (until 27
+    # November 2026 with every profile's table in it, since then the published profile's only);
+    # older ones only the hash of every byte, so a corrected claim makes them stale.
     if "measured_hash" in prov:
-        if prov["measured_hash"] != measured_hash(recipe):
+        if prov["measured_hash"] not in (measured_hash(recipe),
+                                         measured_hash(recipe, every_profile=True)):
             return "the recipe changed"
     elif prov.get("recipe_hash") != recipe_hash(recipe):
         return "the recipe changed"

@@ -66,6 +66,35 @@ def test_corrected_prose_leaves_a_result_current_but_a_measured_key_does_not(tmp
     assert _why(load_recipe(recipe.folder), results) == "the recipe changed"
 
 
+def test_a_ci_profile_edit_leaves_a_result_current_but_a_published_profile_edit_does_not(
+        tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    _published(recipe, results, measured_hash=measured_hash(recipe))
+    toml = recipe.folder / "recipe.toml"
+    text = toml.read_text()
+    assert "[profiles.quick]" in text  # aa-noise asks CI for two blocks
+    toml.write_text(text.replace("[profiles.quick]", "[profiles.quick]\nwindow_s = 5", 1))
+    assert _why(load_recipe(recipe.folder), results) is None
+    toml.write_text(text + "\n[profiles.full]\nblocks = 30\n"
+                    if "[profiles.full]" not in text
+                    else text.replace("[profiles.full]", "[profiles.full]\nsettle_s = 4", 1))
+    assert _why(load_recipe(recipe.folder), results) == "the recipe changed"
+
+
+def test_a_result_hashed_with_every_profile_stays_current_until_the_recipe_changes(tmp_path):
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    # The rule of results from 25 November 21:00 to 27 November 2026: every profile's table.
+    _published(recipe, results, measured_hash=measured_hash(recipe, every_profile=True))
+    assert measured_hash(recipe, every_profile=True) != measured_hash(recipe)
+    assert _why(recipe, results) is None
+    toml = recipe.folder / "recipe.toml"
+    toml.write_text(toml.read_text().replace("[profiles.quick]", "[profiles.quick]\nwindow_s = 5",
+                                             1))
+    assert _why(load_recipe(recipe.folder), results) == "the recipe changed"
+
+
 def test_an_older_result_without_the_measured_hash_goes_stale_on_any_edit(tmp_path):
     recipe = _recipe_copy(tmp_path)
     results = tmp_path / "results"
