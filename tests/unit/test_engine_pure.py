@@ -365,6 +365,20 @@ def test_sweep_analysis_finds_best_knee_and_recommends_with_a_reason():
     assert "cannot rule out" not in curve["recommendation"]  # a firm knee
 
 
+def test_one_block_recommends_nothing_rather_than_calling_cheaper_values_worse():
+    """The CI profile's single block compares no value with the best: the highest mean is
+    not a recommendation, and no value is called measurably worse."""
+    recipe = _recipe("jvm-heap-size", "thesis")
+    plan = compile_plan(recipe, switch="restart")
+    true = {"96": 300.0, "128": 480.0, "192": 544.5, "256": 545.0, "1024": 600.0}
+    curve = analyse(recipe, plan, _run(plan, true, blocks=1))["curves"][0]
+    assert curve["best"] == curve["knee"] == "1024"
+    assert curve["recommendation"].startswith("nothing to recommend: 96 MB and the best")
+    assert "measurably worse" not in curve["recommendation"]
+    many = analyse(recipe, plan, _run(plan, true, blocks=12, noise=0.005))["curves"][0]
+    assert "every cheaper value was measurably worse" in many["recommendation"]
+
+
 def test_a_knee_that_rests_on_a_wide_interval_says_so():
     """With 10 % noise a trial, a size 4 % below the best cannot be told apart from it, and
     the interval allows far more: the recommendation says how large a loss it cannot rule

@@ -115,7 +115,8 @@ def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, referenc
         "against_best": against_best, "headline": headline, "reference": reference_arm,
         "rule": "knee: the cheapest value whose paired 95 % interval against the best value "
                 "contains zero",
-        "recommendation": _recommend(points, by_arm, knee, best, primary, name, unit, cheaper)
+        "recommendation": _recommend(points, by_arm, knee, best, primary, name, unit, cheaper,
+                                     compared=set(against_best))
         + _firmness(against_best.get(knee) if knee else None, rule.higher_is_better),
     }
 
@@ -239,9 +240,10 @@ def _against(trials, arms, best: str, metric: str, confidence: float,
     return out
 
 
-def _recommend(points, by_arm, knee, best, primary, name, unit, cheaper) -> str:
+def _recommend(points, by_arm, knee, best, primary, name, unit, cheaper,
+               compared: set[str]) -> str:
     """One sentence: the value to set, why (the knee rule), and what the telemetry shows just
-    below it."""
+    below it. ``compared``: the arms with a paired comparison against the best."""
     if knee is None:
         return "no value could be compared with the best: nothing to recommend"
     unit_text = f" {unit}" if unit else ""
@@ -249,6 +251,13 @@ def _recommend(points, by_arm, knee, best, primary, name, unit, cheaper) -> str:
     usable = [p for p in points if not p["failed"] and p["mean"] is not None]
     ordered = usable if cheaper == "lower" else list(reversed(usable))
     index = [p["arm"] for p in ordered].index(knee)
+    unknown = [p for p in ordered[:index] if p["arm"] not in compared]
+    if knee == best and unknown:
+        # The best is the knee only because the cheaper values could not be compared with it
+        # (fewer than two blocks, as in CI): it is the highest mean, not a recommendation.
+        return (f"nothing to recommend: {_value_text(unknown[0]['value'])}{unit_text} and the "
+                f"best ({_value_text(by_arm[best]['value'])}{unit_text}) share fewer than two "
+                f"blocks, so they cannot be told apart")
     k = by_arm[knee]
     head = f"Set {name} to {_value_text(k['value'])}{unit_text}"
     if knee == best:
