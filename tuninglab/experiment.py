@@ -31,7 +31,7 @@ from typing import Callable
 
 import docker
 
-from . import (changes, design, images, layout, load, preflight, provenance, result,
+from . import (apps, changes, design, images, layout, load, preflight, provenance, result,
                stackpool, staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
@@ -60,8 +60,10 @@ def node_config(recipe: Recipe, share: int = 1) -> NodeConfig:
     ``share`` nodes measured side by side split the application server's CPU quota."""
     s = recipe.stack
     cpus = s.app_cpus / share if s.app_cpus else None
+    app = recipe.workload.app
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
-                      jvm_options=s.jvm_options, server_config=s.server_config)
+                      jvm_options=s.jvm_options, server_config=s.server_config,
+                      apps=() if app == apps.ORDERENTRY else (app,))
 
 
 def period_blocks(plan: Plan, prof) -> int | None:
@@ -122,6 +124,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
                reuse=reuse, pool_extra=servers.pool_extra()) as stack:
         servers.start(stack, configs)
+        load.install(stack.loadgen, spec.app)
         run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed),
                    servers)
         verified = run.configure(first)
@@ -223,7 +226,8 @@ class _Run:
         (on quarter-core nodes its checks took 56 s of a 142 s CI run, 2026-11-26); then the
         nodes are put under their limits and each is verified, its limits included."""
         stack, say = self.stack, self.say
-        together(arms, lambda target: load.smoke_test(stack.loadgen, target=target))
+        together(arms, lambda target: load.smoke_test(stack.loadgen, target=target,
+                                                      app=self.spec.app))
         say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
         checks = {"database": node_setup.apply_db_baseline(stack, self.recipe.baseline)}
         by_node = {node: arm for target, arm in arms.items() for node in stack.members(target)}

@@ -1,5 +1,6 @@
-"""Drive load with k6 (workloads/mix.js) from the load-generator container, and turn k6's
-summary into a trial's load metrics.
+"""Drive load with k6 from the load-generator container (the app's workload: workloads/mix.js
+for orderentry, an app folder's own script otherwise, apps.py), and turn k6's summary into a
+trial's load metrics.
 
 A trial is two k6 runs back to back: a settling run whose numbers are discarded, then the
 measured run (a k6 run costs about 0.13 s to start here, so the gap is negligible). Telemetry
@@ -9,20 +10,12 @@ the measured window.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from . import layout
+from . import apps
 from .recipe import Workload
 
-SCRIPT = "/workloads/mix.js"
 WARMUP_USERS = 8  # closed-model users of an open-model recipe's warm-up (the stack's default)
-APP_PATH = "/orderentry/api"
-SMOKE_MIX = {"Ping": 1, "NewOrder": 1, "OrderStatus": 1, "CustomerStatus": 1, "ChangeOrder": 1,
-             "ItemBrowse": 1, "ScheduleWorkOrder": 1, "BulkLoad": 1, "Quote": 1}
-
-
-def load_mixes() -> dict[str, dict[str, int]]:
-    return json.loads((layout.workloads_dir() / "mixes.json").read_text())
 
 
 @dataclass(frozen=True)
@@ -41,6 +34,8 @@ class LoadSpec:
     target: str = "app"  # the node's name on the stack's network
     stream: int = 0  # this run's index among k6 runs side by side (they touch different rows)
     streams: int = 1
+    # what the load is sent to, and the script that sends it
+    app: apps.App = field(default_factory=lambda: apps.load(apps.ORDERENTRY))
 
     def with_load(self, overrides: dict) -> "LoadSpec":
         """This load with some keys replaced (an arm's load level: users, rate, lines...)."""
@@ -62,15 +57,17 @@ class LoadSpec:
 
     @classmethod
     def from_workload(cls, workload: Workload) -> "LoadSpec":
-        mixes = load_mixes()
-        return cls(mix=mixes[workload.mix], model=workload.model, users=workload.users or 1,
+        app = apps.load(workload.app)
+        return cls(app=app, mix=app.mixes[workload.mix], model=workload.model,
+                   users=workload.users or 1,
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
                    max_users=workload.max_users, lines=workload.lines,
                    bulk_rows=workload.bulk_rows, note_chars=workload.note_chars,
                    requests_per_connection=workload.requests_per_connection)
 
     def k6_env(self, warmup_s: int, trial_s: int) -> dict[str, str]:
-        env = {"BASE_URL": f"http://{self.target}:8080{APP_PATH}", "MIX": json.dumps(self.mix), "MODEL": self.model,
+        env = {"BASE_URL": f"http://{self.target}:8080{self.app.context_root}",
+               "MIX": json.dumps(self.mix), "MODEL": self.model,
                "USERS": str(self.users), "THINK_MS": str(self.think_time_ms),
                "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
                "BULK_ROWS": str(self.bulk_rows), "NOTE_CHARS": str(self.note_chars),
@@ -83,11 +80,18 @@ class LoadSpec:
         return env
 
 
+def install(loadgen, app: apps.App) -> None:
+    """Give the load generator the app's workload script (orderentry's is in its image)."""
+    files = app.loadgen_files()
+    if files:
+        loadgen.put_files(files)
+
+
 def run(loadgen, spec: LoadSpec, seconds: int, tag: str = "") -> dict:
     """One k6 run of `seconds` measured seconds (no warm-up phase inside); ``tag`` names it in
     errors."""
     try:
-        return loadgen.k6_run(SCRIPT, spec.k6_env(0, seconds))
+        return loadgen.k6_run(spec.app.script, spec.k6_env(0, seconds))
     except RuntimeError as exc:
         raise RuntimeError(f"{tag or 'load'} against {spec.target}: {exc}") from exc
 
@@ -126,17 +130,21 @@ class SmokeTestFailed(RuntimeError):
     """The application does not answer every transaction type correctly: nothing can be measured."""
 
 
-def smoke_test(loadgen, rounds: int = 2, target: str = "app") -> dict:
-    """Every transaction type runs `rounds` times in turn and checks out (the NewOrder just
-    created is found again by OrderStatus): the stack answers correctly before anything is
-    measured. A fixed sequence, not a timed load, so a slow machine cannot make it flaky."""
-    spec = LoadSpec(mix=SMOKE_MIX, model="smoke", lines=5, bulk_rows=200, target=target)
+def smoke_test(loadgen, rounds: int = 2, target: str = "app", app: apps.App | None = None
+               ) -> dict:
+    """Every transaction type of the app (orderentry by default) runs `rounds` times in turn
+    and checks out (the NewOrder just created is found again by OrderStatus): the stack
+    answers correctly before anything is measured. A fixed sequence, not a timed load, so a
+    slow machine cannot make it flaky."""
+    app = app or apps.load(apps.ORDERENTRY)
+    mix = dict.fromkeys(app.transactions, 1)
+    spec = LoadSpec(app=app, mix=mix, model="smoke", lines=5, bulk_rows=200, target=target)
     env = {**spec.k6_env(0, 1), "ROUNDS": str(rounds)}
-    metrics = load_metrics(loadgen.k6_run(SCRIPT, env))
-    missing = [name for name in SMOKE_MIX if metrics["transactions"].get(name, {}).get("count", 0) == 0]
+    metrics = load_metrics(loadgen.k6_run(app.script, env))
+    missing = [name for name in mix if metrics["transactions"].get(name, {}).get("count", 0) == 0]
     if metrics["failed"] or missing:
         raise SmokeTestFailed(
-            f"the app on {target} does not answer correctly: {metrics['failed']} failed request(s) "
+            f"{app.name} on {target} does not answer correctly: {metrics['failed']} failed request(s) "
             f"({metrics['fail_reasons']}), transaction types that never succeeded: "
             f"{', '.join(missing) or 'none'}")
     return metrics

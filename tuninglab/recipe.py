@@ -27,7 +27,7 @@ from typing import Any, Iterable, NamedTuple
 
 import jsonschema
 
-from . import server_modules
+from . import apps, server_modules
 
 __all__ = [
     "scan_recipes",
@@ -228,6 +228,7 @@ class Workload:
     note_chars: int
     requests_per_connection: int = 0  # 0: keep each virtual user's connection
     idle_before_s: int = 0  # > 0: each window follows a pause without load, not settling
+    app: str = "orderentry"  # the application under test (apps.py)
 
 
 @dataclass(frozen=True)
@@ -837,6 +838,21 @@ def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
 def _workload_problems(workload: dict, folder: Path) -> list[Problem]:
     problems = _selector_problems(workload, "workload", "model", MODEL_KEYS, MODEL_REQUIRED)
     repo_root = folder.parent.parent.parent
+    app_name = workload.get("app", apps.ORDERENTRY)
+    if app_name != apps.ORDERENTRY:
+        try:
+            app = apps.load(app_name, repo_root)
+        except apps.AppError as error:
+            return problems + [Problem("workload.app", str(error))]
+        if workload["mix"] not in app.mixes:
+            problems.append(Problem(
+                "workload.mix", f"{workload['mix']!r}; allowed for app {app_name!r}: "
+                                f"{', '.join(app.mixes)} (apps/{app_name}/app.toml, [mixes])"))
+        if workload["model"] != "closed":
+            problems.append(Problem("workload.model", f"{workload['model']!r}: app "
+                                    f"{app_name!r}'s workload runs the closed model only; "
+                                    f"allowed: closed"))
+        return problems
     mixes, trouble = _mix_names(repo_root)
     if trouble:
         problems.append(Problem("workload.mix", f"cannot check {workload['mix']!r}: {trouble}"))
@@ -994,11 +1010,12 @@ def _cpus(value) -> float | str | None:
 
 
 def _build_workload(workload: dict) -> Workload:
-    common = ("mix", "model", "lines", "bulk_rows", "note_chars", "requests_per_connection",
-              "idle_before_s")
+    common = ("app", "mix", "model", "lines", "bulk_rows", "note_chars",
+              "requests_per_connection", "idle_before_s")
     values = _with_defaults(workload, "workload", common + MODEL_KEYS[workload["model"]])
     rate = values.get("rate")
     return Workload(
+        app=values["app"],
         mix=values["mix"],
         model=values["model"],
         users=values.get("users"),

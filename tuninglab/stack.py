@@ -29,7 +29,7 @@ from urllib.parse import urlparse
 import docker
 from testcontainers.core.network import Network
 
-from . import cgroups, cleanup, images, interference, stackpool
+from . import apps, cgroups, cleanup, images, interference, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, WildFlyNode,
                          read_image_file)
 from .management import ManagementClient
@@ -55,6 +55,8 @@ class NodeConfig:
     # Names the node answers to on the stack's network besides its own (a cluster's nodes
     # share one, which DNS resolves to all of them: cluster.py).
     network_aliases: tuple[str, ...] = ()
+    # Applications deployed at boot beside orderentry, which the image holds (apps.py).
+    apps: tuple[str, ...] = ()
 
     def with_changes(self, **changes) -> "NodeConfig":
         return replace(self, **changes)
@@ -440,6 +442,8 @@ class Stack:
             base = self._image_file(f"{CONFIG_DIR}/{derived.base}").decode("utf-8")
             node.with_boot_files({f"{CONFIG_DIR}/{config.server_config}":
                                   derived.derive(base).encode("utf-8"), **derived.files()})
+        for app in config.apps:  # deployed by the server's scanner as it boots
+            node.with_boot_files(apps.load(app).node_files())
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
                 .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)

@@ -5,7 +5,8 @@ the recipe folder (``measured_hash``: every file, recipe.toml without its prose 
 profiles CI runs), the stack's
 inputs that every recipe uses (what the images, the app and the workload are built from:
 ``stack_inputs_hash``), the inputs of the roles only some recipes add (``role_inputs``: a
-cluster's balancer image, a server module), and the library that ran it (its version). A role
+cluster's balancer image, a server module, an app of apps/ other than orderentry), and the
+library that ran it (its version). A role
 input of its own means a change to a balancer or a module stales only the results that used
 it.
 Image ids cannot serve: the base image is built with debootstrap, so the same inputs give a
@@ -17,7 +18,7 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from . import layout, server_modules
+from . import apps, layout, server_modules
 from .recipe import Recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
@@ -41,6 +42,8 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     roles = {}
     if recipe.cluster is not None:
         roles["balancer"] = ("images/balancer",)
+    if recipe.workload.app != apps.ORDERENTRY:
+        roles[f"app {recipe.workload.app}"] = apps.load(recipe.workload.app, recipe.repo_root).inputs
     for folder in recipe.baseline.modules:
         roles[f"server-module {folder}"] = tuple(f"server-modules/{folder}/{name}"
                                                  for name in server_modules.INPUT_FILES)

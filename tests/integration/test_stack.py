@@ -3,7 +3,7 @@ import ipaddress
 
 import pytest
 
-from tuninglab import load
+from tuninglab import apps, load
 from tuninglab.compiler_cpu import compiler_threads_cpu
 from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
@@ -12,7 +12,7 @@ from tuninglab.stack import NodeConfig
 
 from .conftest import run_labels
 
-ALL_TRANSACTIONS = dict(load.SMOKE_MIX)
+ALL_TRANSACTIONS = dict.fromkeys(apps.load(apps.ORDERENTRY).transactions, 1)
 
 
 def test_pinning_and_private_publishing(stack):

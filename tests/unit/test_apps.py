@@ -1,0 +1,92 @@
+"""apps.py: an application under test is a folder (app.toml, a web app, a k6 script), named by
+a recipe's [workload] app; bad folders and bad recipe keys are refused with file, key and what
+is allowed."""
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tuninglab import apps, staleness
+from tuninglab.load import LoadSpec
+from tuninglab.recipe import RecipeError, find_recipe, load_recipe
+
+from conftest import SAMPLE
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_orderentry_is_built_in_and_driven_by_the_shared_workload():
+    app = apps.load(apps.ORDERENTRY)
+    assert app.built_in and app.script == "/workloads/mix.js"
+    assert app.node_files() == {} and app.loadgen_files() == {}
+    assert "default" in app.mixes and "NewOrder" in app.transactions
+    assert LoadSpec(mix={"Ping": 1}).k6_env(0, 1)["BASE_URL"] == "http://app:8080/orderentry/api"
+
+
+def test_an_app_folder_gives_a_war_for_the_nodes_and_a_script_for_the_load_generator():
+    app = apps.load("sessioncart")
+    files = app.node_files()
+    assert list(files) == [f"{apps.DEPLOYMENTS_DIR}/sessioncart.war"]
+    with zipfile.ZipFile(io.BytesIO(files[f"{apps.DEPLOYMENTS_DIR}/sessioncart.war"])) as war:
+        assert sorted(war.namelist()) == ["WEB-INF/web.xml", "cart.jsp"]
+        assert b"<distributable/>" in war.read("WEB-INF/web.xml")
+    # the same bytes on every node: their management models hold each deployment's hash
+    assert app.war() == app.war()
+    assert list(app.loadgen_files()) == ["/apps/sessioncart/workload.js"]
+    spec = LoadSpec(app=app, mix=app.mixes["cart"], target="lb")
+    assert spec.k6_env(0, 1)["BASE_URL"] == "http://lb:8080/sessioncart"
+    assert set(app.transactions) == {"AddItem", "ViewCart"}
+
+
+def _app_tree(tmp_path) -> Path:
+    shutil.copytree(REPO / "apps" / "sessioncart", tmp_path / "apps" / "sessioncart")
+    return tmp_path
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ('workload = "workload.js"', 'workload = "missing.js"',
+     "workload: 'missing.js' does not exist in apps/sessioncart/"),
+    ('context_root = "/sessioncart"\n', "", "context_root: required"),
+    ("cart = { AddItem = 3, ViewCart = 1 }", 'cart = { AddItem = "3" }', "mixes: required"),
+])
+def test_a_bad_app_folder_is_refused_with_its_file_and_key(tmp_path, old, new, expected):
+    root = _app_tree(tmp_path)
+    toml = root / "apps" / "sessioncart" / "app.toml"
+    assert old in toml.read_text()
+    toml.write_text(toml.read_text().replace(old, new))
+    with pytest.raises(apps.AppError) as caught:
+        apps.load("sessioncart", root)
+    assert str(caught.value).startswith("apps/sessioncart/app.toml: ")
+    assert expected in str(caught.value)
+
+
+def test_an_unknown_app_lists_the_known_ones(tmp_path):
+    with pytest.raises(apps.AppError, match="no such app; allowed: orderentry, sessioncart"):
+        apps.load("shop", _app_tree(tmp_path))
+
+
+@pytest.mark.parametrize("workload, expected", [
+    ('app = "shop"\nmix = "default"', "workload.app: apps/shop/app.toml: no such app"),
+    ('app = "sessioncart"\nmix = "default"',
+     "workload.mix: 'default'; allowed for app 'sessioncart': cart"),
+])
+def test_a_recipe_naming_a_missing_app_or_a_mix_it_lacks_is_refused(tree, workload, expected):
+    shutil.copytree(REPO / "apps" / "sessioncart", tree.root / "apps" / "sessioncart")
+    text = tree.sample_toml.read_text()
+    assert text.count('mix = "default"') == 1
+    tree.sample_toml.write_text(text.replace('mix = "default"', workload))
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.root / SAMPLE)
+    assert f"{SAMPLE}/recipe.toml: {expected}" in str(caught.value)
+
+
+def test_an_app_is_a_stack_input_of_the_recipes_that_drive_it_only():
+    session = find_recipe(REPO, "http-session-replication")
+    assert session.workload.app == "sessioncart"
+    assert "app sessioncart" in staleness.role_inputs(session)
+    other = find_recipe(REPO, "cluster-entity-cache")
+    assert not any(role.startswith("app ") for role in staleness.role_inputs(other))

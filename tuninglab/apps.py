@@ -1,0 +1,122 @@
+"""Applications under test: what a node serves and what the load generator sends it.
+
+``orderentry`` is built into the WildFly image and driven by ``workloads/mix.js``: both are
+stack inputs of every recipe. Any other application is a folder under ``apps/`` with an
+``app.toml`` (see ``apps/sessioncart``): a web application (a folder zipped into a WAR when a
+node is created, so there is no build step) and a k6 script that prints its summary in the
+contract of ``workloads/mix.js``. A recipe picks one with ``[workload] app``; every node of its
+stack then deploys it beside orderentry, and the load generator runs its script. Such an app
+is a stack input of its own (staleness.role_inputs): a change to it stales only the results
+of the recipes that drive it.
+"""
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+import zipfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from . import layout
+
+__all__ = ["App", "AppError", "ORDERENTRY", "load", "available", "DEPLOYMENTS_DIR",
+           "LOADGEN_APPS_DIR"]
+
+ORDERENTRY = "orderentry"
+DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
+LOADGEN_APPS_DIR = "/apps"  # where an app's workload script goes in the load generator
+# Every request of the transaction types a smoke test runs: all of the app's, in turn.
+ORDERENTRY_SMOKE = ("Ping", "NewOrder", "OrderStatus", "CustomerStatus", "ChangeOrder",
+                    "ItemBrowse", "ScheduleWorkOrder", "BulkLoad", "Quote")
+_ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes on every node: their models stay comparable
+
+
+class AppError(ValueError):
+    """An app folder that cannot be used: the message names the file, the key and the fix."""
+
+
+@dataclass(frozen=True)
+class App:
+    name: str
+    context_root: str  # the URL path a workload's BASE_URL ends with
+    script: str  # the k6 script's path in the load generator
+    mixes: dict[str, dict[str, int]]
+    transactions: tuple[str, ...]  # what a smoke test runs, each in turn
+    folder: Path | None = None  # None: built into the images (orderentry)
+    webapp: str = ""
+    workload: str = ""
+    inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
+
+    @property
+    def built_in(self) -> bool:
+        return self.folder is None
+
+    @property
+    def war_name(self) -> str:
+        return f"{self.name}.war"
+
+    def war(self) -> bytes:
+        """The web application folder as a WAR (files in path order, a fixed timestamp)."""
+        root = self.folder / self.webapp
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as war:
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                war.writestr(zipfile.ZipInfo(path.relative_to(root).as_posix(), _ZIP_TIME),
+                             path.read_bytes())
+        return buffer.getvalue()
+
+    def node_files(self) -> dict[str, bytes]:
+        """What a node gets before it boots: the WAR in its deployments folder."""
+        return {} if self.built_in else {f"{DEPLOYMENTS_DIR}/{self.war_name}": self.war()}
+
+    def loadgen_files(self) -> dict[str, bytes]:
+        """What the load generator needs to drive it: its k6 script."""
+        return {} if self.built_in else {self.script: (self.folder / self.workload).read_bytes()}
+
+
+def available(root: Path | None = None) -> list[str]:
+    base = Path(root or layout.REPO_ROOT) / "apps"
+    folders = [p.name for p in base.iterdir() if (p / "app.toml").is_file()] \
+        if base.is_dir() else []
+    return sorted({ORDERENTRY, *folders})
+
+
+def load(name: str, root: Path | None = None) -> App:
+    """The app called ``name``; AppError names what is wrong and what is allowed."""
+    return _load(name, str(Path(root or layout.REPO_ROOT)))
+
+
+@lru_cache(maxsize=None)
+def _load(name: str, root: str) -> App:
+    if name == ORDERENTRY:
+        mixes = json.loads((layout.workloads_dir() / "mixes.json").read_text())
+        return App(ORDERENTRY, "/orderentry/api", "/workloads/mix.js", mixes, ORDERENTRY_SMOKE)
+    folder = Path(root) / "apps" / name
+    toml_path = folder / "app.toml"
+    if not toml_path.is_file():
+        raise AppError(f"apps/{name}/app.toml: no such app; allowed: "
+                       f"{', '.join(available(Path(root)))}")
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise AppError(f"apps/{name}/app.toml: not valid TOML: {exc}") from None
+    problems = []
+    for key in ("context_root", "webapp", "workload"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            problems.append(f"{key}: required, a non-empty string")
+    for key in ("webapp", "workload"):
+        if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
+            problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
+    mixes = data.get("mixes")
+    if not isinstance(mixes, dict) or not mixes or not all(
+            isinstance(m, dict) and m and all(isinstance(w, int) and w >= 0 for w in m.values())
+            for m in mixes.values()):
+        problems.append("mixes: required, named tables of transaction = weight (whole numbers)")
+    if problems:
+        raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
+    transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
+    return App(name, data["context_root"], f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}",
+               mixes, transactions, folder, data["webapp"], data["workload"],
+               inputs=(f"apps/{name}",))
