@@ -27,7 +27,7 @@ __all__ = ["App", "AppError", "ORDERENTRY", "load", "available", "DEPLOYMENTS_DI
 ORDERENTRY = "orderentry"
 DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
 LOADGEN_APPS_DIR = "/apps"  # where an app's workload script goes in the load generator
-# Every request of the transaction types a smoke test runs: all of the app's, in turn.
+# Orderentry's transaction types: its smoke test runs each in turn (workloads/mix.js).
 ORDERENTRY_SMOKE = ("Ping", "NewOrder", "OrderStatus", "CustomerStatus", "ChangeOrder",
                     "ItemBrowse", "ScheduleWorkOrder", "BulkLoad", "Quote")
 _ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes on every node: their models stay comparable
