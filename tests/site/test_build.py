@@ -84,8 +84,8 @@ def fixture_site(tmp_path_factory):
     """A copy of the site with one fixture result and one fixture notebook, built strictly."""
     project = tmp_path_factory.mktemp("fixture-project")
     # results/ too: pages link to the stored results their readings cite; server-modules/
-    # for the code a page includes (the build outputs left out).
-    for name in ("docs", "recipes", "snippets", "results", "server-modules"):
+    # and apps/ for the code a page includes (the build outputs left out).
+    for name in ("docs", "recipes", "snippets", "results", "server-modules", "apps"):
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, project / name,
                             ignore=shutil.ignore_patterns("target"))
