@@ -8,6 +8,10 @@ contract of ``workloads/mix.js``. A recipe picks one with ``[workload] app``; ev
 stack then deploys it beside orderentry, and the load generator runs its script. Such an app
 is a stack input of its own (staleness.role_inputs): a change to it stales only the results
 of the recipes that drive it.
+
+An app's script repeats mix.js's metrics and summary code (the contract). Sharing it means a
+k6 module under workloads/ that mix.js imports, and any edit to workloads/ makes every
+published result stale: extract it the next time mix.js has to change anyway.
 """
 from __future__ import annotations
 
