@@ -95,7 +95,7 @@ def load(name: str, root: Path | None = None) -> App:
 @lru_cache(maxsize=None)
 def _load(name: str, root: str) -> App:
     if name == ORDERENTRY:
-        mixes = json.loads((layout.workloads_dir() / "mixes.json").read_text())
+        mixes = json.loads((Path(root) / "workloads" / "mixes.json").read_text())
         return App(ORDERENTRY, "/orderentry/api", "/workloads/mix.js", mixes, ORDERENTRY_SMOKE)
     folder = Path(root) / "apps" / name
     toml_path = folder / "app.toml"

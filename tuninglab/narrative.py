@@ -3,6 +3,7 @@ what the recipe applies (a retyped introduction once said 32 connections where t
 applied 16)."""
 from __future__ import annotations
 
+from . import apps
 from .plan import compile_plan
 from .recipe import Recipe
 
@@ -54,7 +55,7 @@ def introduction(recipe: Recipe, profile: str) -> str:
         lines.append(f"- `{arm.id}`: {kind.describe(arm)}" + (f" ({load})" if load else ""))
     w = recipe.workload
     who = f"{w.users} users" if w.model == "closed" else f"{w.rate:g} arrivals/s"
-    app = "" if w.app == "orderentry" else f" of the `{w.app}` app (apps/{w.app})"
+    app = "" if w.app == apps.ORDERENTRY else f" of the `{w.app}` app (apps/{w.app})"
     lines += ["", f"**Load**: the `{w.mix}` mix{app}, {who}"
               + (f", {w.think_time_ms} ms think time" if w.think_time_ms else ", no think time")
               + ".", "",

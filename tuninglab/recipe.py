@@ -839,27 +839,24 @@ def _workload_problems(workload: dict, folder: Path) -> list[Problem]:
     problems = _selector_problems(workload, "workload", "model", MODEL_KEYS, MODEL_REQUIRED)
     repo_root = folder.parent.parent.parent
     app_name = workload.get("app", apps.ORDERENTRY)
-    if app_name != apps.ORDERENTRY:
+    if app_name == apps.ORDERENTRY:
+        mixes, trouble = _mix_names(repo_root)
+        allowed, where = "allowed", f"the keys of {_shown(repo_root / MIXES_FILE)}"
+    else:
         try:
             app = apps.load(app_name, repo_root)
         except apps.AppError as error:
             return problems + [Problem("workload.app", str(error))]
-        if workload["mix"] not in app.mixes:
-            problems.append(Problem(
-                "workload.mix", f"{workload['mix']!r}; allowed for app {app_name!r}: "
-                                f"{', '.join(app.mixes)} (apps/{app_name}/app.toml, [mixes])"))
-        if workload["model"] != "closed":
-            problems.append(Problem("workload.model", f"{workload['model']!r}: app "
-                                    f"{app_name!r}'s workload runs the closed model only; "
-                                    f"allowed: closed"))
-        return problems
-    mixes, trouble = _mix_names(repo_root)
+        mixes, trouble = list(app.mixes), None
+        allowed, where = f"allowed for app {app_name!r}", f"apps/{app_name}/app.toml, [mixes]"
     if trouble:
         problems.append(Problem("workload.mix", f"cannot check {workload['mix']!r}: {trouble}"))
     elif workload["mix"] not in mixes:
-        problems.append(Problem(
-            "workload.mix", f"{workload['mix']!r}; allowed: {', '.join(mixes)} "
-                            f"(the keys of {_shown(repo_root / MIXES_FILE)})"))
+        problems.append(Problem("workload.mix", f"{workload['mix']!r}; {allowed}: "
+                                                f"{', '.join(mixes)} ({where})"))
+    if app_name != apps.ORDERENTRY and workload["model"] != "closed":
+        problems.append(Problem("workload.model", f"{workload['model']!r}: app {app_name!r}'s "
+                                f"workload runs the closed model only; allowed: closed"))
     return problems
 
 

@@ -93,8 +93,8 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
     # November 2026 with every profile's table in it, since then the published profile's only);
     # older ones only the hash of every byte, so a corrected claim makes them stale.
     if "measured_hash" in prov:
-        if prov["measured_hash"] not in (measured_hash(recipe),
-                                         measured_hash(recipe, every_profile=True)):
+        if (prov["measured_hash"] != measured_hash(recipe)
+                and prov["measured_hash"] != measured_hash(recipe, every_profile=True)):
             return "the recipe changed"
     elif prov.get("recipe_hash") != recipe_hash(recipe):
         return "the recipe changed"

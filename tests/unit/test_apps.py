@@ -14,8 +14,6 @@ from tuninglab import apps, staleness
 from tuninglab.load import LoadSpec
 from tuninglab.recipe import RecipeError, find_recipe, load_recipe
 
-from conftest import SAMPLE
-
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -80,8 +78,8 @@ def test_a_recipe_naming_a_missing_app_or_a_mix_it_lacks_is_refused(tree, worklo
     assert text.count('mix = "default"') == 1
     tree.sample_toml.write_text(text.replace('mix = "default"', workload))
     with pytest.raises(RecipeError) as caught:
-        load_recipe(tree.root / SAMPLE)
-    assert f"{SAMPLE}/recipe.toml: {expected}" in str(caught.value)
+        load_recipe(tree.sample)
+    assert f"{tree.sample_toml.relative_to(tree.root).as_posix()}: {expected}" in str(caught.value)
 
 
 def test_an_app_is_a_stack_input_of_the_recipes_that_drive_it_only():
