@@ -9,6 +9,12 @@ stack then deploys it beside orderentry, and the load generator runs its script.
 is a stack input of its own (staleness.role_inputs): a change to it stales only the results
 of the recipes that drive it.
 
+An app may be deployed more than once on every node (``[deployments.<name>]``): the same web
+app with a few files of its own (an overlay folder, e.g. a ``WEB-INF/distributable-web.xml``
+naming another session cache) under another context root. Two configurations then live side
+by side on the same running nodes, and a recipe's arms choose between them by the URL they
+drive (changes/deployment.py) instead of reconfiguring and reloading the cluster.
+
 An app's script repeats mix.js's metrics and summary code (the contract). Sharing it means a
 k6 module under workloads/ that mix.js imports, and any edit to workloads/ makes every
 published result stale: extract it the next time mix.js has to change anyway.
@@ -25,7 +31,7 @@ from pathlib import Path
 
 from . import layout
 
-__all__ = ["App", "AppError", "ORDERENTRY", "load", "available", "DEPLOYMENTS_DIR",
+__all__ = ["App", "AppError", "Deployment", "ORDERENTRY", "load", "available", "DEPLOYMENTS_DIR",
            "LOADGEN_APPS_DIR"]
 
 ORDERENTRY = "orderentry"
@@ -42,9 +48,18 @@ class AppError(ValueError):
 
 
 @dataclass(frozen=True)
+class Deployment:
+    """One WAR of an app on every node: the app's web folder plus an overlay's files."""
+    name: str  # "" for the app's own deployment, else the key of its [deployments.<name>]
+    war_name: str
+    context_root: str  # the URL path a workload's BASE_URL ends with
+    overlay: str = ""  # an app folder whose files are added to the web app's, or replace them
+
+
+@dataclass(frozen=True)
 class App:
     name: str
-    context_root: str  # the URL path a workload's BASE_URL ends with
+    context_root: str  # the URL path a workload's BASE_URL ends with (its own deployment)
     script: str  # the k6 script's path in the load generator
     mixes: dict[str, dict[str, int]]
     transactions: tuple[str, ...]  # what a smoke test runs, each in turn
@@ -52,6 +67,8 @@ class App:
     webapp: str = ""
     workload: str = ""
     inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
+    overlay: str = ""  # its own deployment's overlay folder, if any
+    others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
 
     @property
     def built_in(self) -> bool:
@@ -61,23 +78,47 @@ class App:
     def war_name(self) -> str:
         return f"{self.name}.war"
 
-    def war(self) -> bytes:
-        """The web application folder as a WAR (files in path order, a fixed timestamp)."""
-        root = self.folder / self.webapp
+    @property
+    def deployments(self) -> tuple[Deployment, ...]:
+        """Every WAR of the app a node deploys, its own first."""
+        own = Deployment("", self.war_name, self.context_root, self.overlay)
+        return (own, *self.others)
+
+    def deployment(self, name: str = "") -> Deployment:
+        """The deployment called ``name`` ("" for the app's own); AppError lists the others."""
+        for deployment in self.deployments:
+            if deployment.name == name:
+                return deployment
+        known = ", ".join(d.name for d in self.others) or "none"
+        raise AppError(f"apps/{self.name}/app.toml: no deployment {name!r}; allowed: {known} "
+                       f"(tables [deployments.<name>])")
+
+    def war(self, deployment: Deployment | None = None) -> bytes:
+        """A deployment's WAR (the app's own by default): the web folder with the overlay's
+        files on top, in path order, with a fixed timestamp."""
+        deployment = deployment or self.deployments[0]
+        files = _tree(self.folder / self.webapp)
+        if deployment.overlay:
+            files.update(_tree(self.folder / deployment.overlay))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as war:
-            for path in sorted(p for p in root.rglob("*") if p.is_file()):
-                war.writestr(zipfile.ZipInfo(path.relative_to(root).as_posix(), _ZIP_TIME),
-                             path.read_bytes())
+            for name in sorted(files):
+                war.writestr(zipfile.ZipInfo(name, _ZIP_TIME), files[name].read_bytes())
         return buffer.getvalue()
 
     def node_files(self) -> dict[str, bytes]:
-        """What a node gets before it boots: the WAR in its deployments folder."""
-        return {} if self.built_in else {f"{DEPLOYMENTS_DIR}/{self.war_name}": self.war()}
+        """What a node gets before it boots: every deployment's WAR in its deployments folder."""
+        if self.built_in:
+            return {}
+        return {f"{DEPLOYMENTS_DIR}/{d.war_name}": self.war(d) for d in self.deployments}
 
     def loadgen_files(self) -> dict[str, bytes]:
         """What the load generator needs to drive it: its k6 script."""
         return {} if self.built_in else {self.script: (self.folder / self.workload).read_bytes()}
+
+
+def _tree(root: Path) -> dict[str, Path]:
+    return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
 
 
 def available(root: Path | None = None) -> list[str]:
@@ -110,9 +151,15 @@ def _load(name: str, root: str) -> App:
     for key in ("context_root", "webapp", "workload"):
         if not isinstance(data.get(key), str) or not data[key]:
             problems.append(f"{key}: required, a non-empty string")
-    for key in ("webapp", "workload"):
+    if "overlay" in data and not isinstance(data["overlay"], str):
+        problems.append("overlay: a folder of the app's, as a string")
+    for key in ("webapp", "workload", "overlay"):
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
             problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
+    others = _deployments(name, data.get("deployments", {}), folder, problems)
+    roots = [data.get("context_root"), *(d.context_root for d in others)]
+    if len(set(roots)) < len(roots):
+        problems.append(f"context_root: every deployment needs its own; given: {roots}")
     mixes = data.get("mixes")
     if not isinstance(mixes, dict) or not mixes or not all(
             isinstance(m, dict) and m and all(isinstance(w, int) and w >= 0 for w in m.values())
@@ -123,4 +170,25 @@ def _load(name: str, root: str) -> App:
     transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
     return App(name, data["context_root"], f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}",
                mixes, transactions, folder, data["webapp"], data["workload"],
-               inputs=(f"apps/{name}",))
+               inputs=(f"apps/{name}",), overlay=data.get("overlay", ""), others=others)
+
+
+def _deployments(app: str, table, folder: Path, problems: list[str]) -> tuple[Deployment, ...]:
+    """The [deployments.<name>] tables: each a context_root and an overlay folder."""
+    if not isinstance(table, dict):
+        problems.append("deployments: tables [deployments.<name>] with context_root and overlay")
+        return ()
+    found = []
+    for name, entry in table.items():
+        where = f"deployments.{name}"
+        if not isinstance(entry, dict) or set(entry) != {"context_root", "overlay"} or not all(
+                isinstance(v, str) and v for v in entry.values()):
+            problems.append(f"{where}: exactly context_root and overlay, non-empty strings")
+            continue
+        if not (folder / entry["overlay"]).is_dir():
+            problems.append(f"{where}.overlay: {entry['overlay']!r} is not a folder in "
+                            f"apps/{app}/")
+            continue
+        found.append(Deployment(name, f"{app}-{name}.war", entry["context_root"],
+                                entry["overlay"]))
+    return tuple(found)

@@ -36,6 +36,7 @@ class LoadSpec:
     streams: int = 1
     # what the load is sent to, and the script that sends it
     app: apps.App = field(default_factory=lambda: apps.load(apps.ORDERENTRY))
+    deployment: str = ""  # which of the app's deployments: "" for its own (apps.Deployment)
 
     def with_load(self, overrides: dict) -> "LoadSpec":
         """This load with some keys replaced (an arm's load level: users, rate, lines...)."""
@@ -66,7 +67,8 @@ class LoadSpec:
                    requests_per_connection=workload.requests_per_connection)
 
     def k6_env(self, warmup_s: int, trial_s: int) -> dict[str, str]:
-        env = {"BASE_URL": f"http://{self.target}:8080{self.app.context_root}",
+        root = self.app.deployment(self.deployment).context_root
+        env = {"BASE_URL": f"http://{self.target}:8080{root}",
                "MIX": json.dumps(self.mix), "MODEL": self.model,
                "USERS": str(self.users), "THINK_MS": str(self.think_time_ms),
                "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
@@ -132,19 +134,22 @@ class SmokeTestFailed(RuntimeError):
 
 def smoke_test(loadgen, rounds: int = 2, target: str = "app", app: apps.App | None = None
                ) -> dict:
-    """Every transaction type of the app (orderentry by default) runs `rounds` times in turn
-    and checks out (the NewOrder just created is found again by OrderStatus): the stack
-    answers correctly before anything is measured. A fixed sequence, not a timed load, so a
+    """Every transaction type of the app (orderentry by default; each of its deployments) runs
+    `rounds` times in turn and checks out (the NewOrder just created is found again by
+    OrderStatus): the stack answers correctly before anything is measured. A fixed sequence, not a timed load, so a
     slow machine cannot make it flaky."""
     app = app or apps.load(apps.ORDERENTRY)
     mix = dict.fromkeys(app.transactions, 1)
-    spec = LoadSpec(app=app, mix=mix, model="smoke", lines=5, bulk_rows=200, target=target)
-    env = {**spec.k6_env(0, 1), "ROUNDS": str(rounds)}
-    metrics = load_metrics(loadgen.k6_run(app.script, env))
-    missing = [name for name in mix if metrics["transactions"].get(name, {}).get("count", 0) == 0]
-    if metrics["failed"] or missing:
-        raise SmokeTestFailed(
-            f"{app.name} on {target} does not answer correctly: {metrics['failed']} failed request(s) "
-            f"({metrics['fail_reasons']}), transaction types that never succeeded: "
-            f"{', '.join(missing) or 'none'}")
+    for deployment in app.deployments:  # each WAR of the app answers for itself
+        spec = LoadSpec(app=app, mix=mix, model="smoke", lines=5, bulk_rows=200, target=target,
+                        deployment=deployment.name)
+        env = {**spec.k6_env(0, 1), "ROUNDS": str(rounds)}
+        metrics = load_metrics(loadgen.k6_run(app.script, env))
+        missing = [name for name in mix
+                   if metrics["transactions"].get(name, {}).get("count", 0) == 0]
+        if metrics["failed"] or missing:
+            raise SmokeTestFailed(
+                f"{app.name} ({deployment.war_name}) on {target} does not answer correctly: "
+                f"{metrics['failed']} failed request(s) ({metrics['fail_reasons']}), transaction "
+                f"types that never succeeded: {', '.join(missing) or 'none'}")
     return metrics

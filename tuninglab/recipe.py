@@ -76,6 +76,7 @@ CHANGE_KEYS = {
     "ladder": ("rungs",),
     "balancer-policy": ("policy",),
     "active-nodes": ("active_nodes",),
+    "deployment": ("deployment",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
@@ -187,6 +188,7 @@ class Change:
     rungs: tuple[Rung, ...] = ()  # kind ladder: the configurations, in the ladder's order
     policy: str | None = None  # kind balancer-policy: the variant's policy (or {value})
     active_nodes: int | str | None = None  # kind active-nodes: nodes in rotation (or {value})
+    deployment: str | None = None  # kind deployment: the app's deployment the variant drives
 
     @property
     def is_none(self) -> bool:
@@ -676,6 +678,8 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
+    if kind == "deployment" and "deployment" in change:
+        problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
     if kind in CLUSTER_KINDS and "cluster" not in data:
         problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
                                                f"cluster, and the recipe has no [cluster]; "
@@ -685,6 +689,20 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
     return problems
+
+
+def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Problem]:
+    """The variant's deployment is one of the recipe's app's further deployments (the schema
+    keeps it non-empty: the app's own is the baseline's)."""
+    try:
+        app = apps.load(workload.get("app", apps.ORDERENTRY), folder.parent.parent.parent)
+    except apps.AppError:
+        return []  # reported under workload.app
+    try:
+        app.deployment(name)
+    except apps.AppError as error:
+        return [Problem("change.deployment", str(error))]
+    return []
 
 
 def _ladder_problems(rungs: list[dict], data: dict) -> list[Problem]:
@@ -988,6 +1006,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         switch=change.get("switch"),
         policy=change.get("policy"),
         active_nodes=change.get("active_nodes"),
+        deployment=change.get("deployment"),
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

@@ -25,19 +25,42 @@ def test_orderentry_is_built_in_and_driven_by_the_shared_workload():
     assert LoadSpec(mix={"Ping": 1}).k6_env(0, 1)["BASE_URL"] == "http://app:8080/orderentry/api"
 
 
-def test_an_app_folder_gives_a_war_for_the_nodes_and_a_script_for_the_load_generator():
+def test_an_app_folder_gives_a_war_for_each_deployment_and_a_script_for_the_load_generator():
     app = apps.load("sessioncart")
     files = app.node_files()
-    assert list(files) == [f"{apps.DEPLOYMENTS_DIR}/sessioncart.war"]
-    with zipfile.ZipFile(io.BytesIO(files[f"{apps.DEPLOYMENTS_DIR}/sessioncart.war"])) as war:
-        assert sorted(war.namelist()) == ["WEB-INF/web.xml", "cart.jsp"]
-        assert b"<distributable/>" in war.read("WEB-INF/web.xml")
+    own, replicated = (f"{apps.DEPLOYMENTS_DIR}/{n}" for n in
+                       ("sessioncart.war", "sessioncart-replicated.war"))
+    assert list(files) == [own, replicated]
+    caches = {}
+    for path in (own, replicated):
+        with zipfile.ZipFile(io.BytesIO(files[path])) as war:
+            assert sorted(war.namelist()) == ["WEB-INF/distributable-web.xml", "WEB-INF/web.xml",
+                                              "cart.jsp"]
+            assert b"<distributable/>" in war.read("WEB-INF/web.xml")
+            caches[path] = war.read("WEB-INF/distributable-web.xml")
+    # the overlays differ in the cache the session management is made from, and nothing else
+    assert b'cache="dist"' in caches[own] and b'cache="sso"' in caches[replicated]
+    assert _settings(caches[own]) == _settings(caches[replicated])
     # the same bytes on every node: their management models hold each deployment's hash
     assert app.war() == app.war()
     assert list(app.loadgen_files()) == ["/apps/sessioncart/workload.js"]
     spec = LoadSpec(app=app, mix=app.mixes["cart"], target="lb")
     assert spec.k6_env(0, 1)["BASE_URL"] == "http://lb:8080/sessioncart"
+    assert spec.with_load({"deployment": "replicated"}).k6_env(0, 1)["BASE_URL"] == \
+        "http://lb:8080/sessioncart-replicated"
     assert set(app.transactions) == {"AddItem", "ViewCart"}
+
+
+def _settings(descriptor: bytes) -> bytes:
+    """A distributable-web.xml without its comment and its cache attribute."""
+    import re
+    text = re.sub(rb"<!--.*?-->", b"", descriptor, flags=re.S)
+    return re.sub(rb'cache="[a-z]+"', b"", text)
+
+
+def test_an_unknown_deployment_lists_the_app_s_deployments():
+    with pytest.raises(apps.AppError, match="no deployment 'shared'; allowed: replicated"):
+        apps.load("sessioncart").deployment("shared")
 
 
 def _app_tree(tmp_path) -> Path:
@@ -50,6 +73,12 @@ def _app_tree(tmp_path) -> Path:
      "workload: 'missing.js' does not exist in apps/sessioncart/"),
     ('context_root = "/sessioncart"\n', "", "context_root: required"),
     ("cart = { AddItem = 3, ViewCart = 1 }", 'cart = { AddItem = "3" }', "mixes: required"),
+    ('overlay = "replicated"', 'overlay = "gone"',
+     "deployments.replicated.overlay: 'gone' is not a folder in apps/sessioncart/"),
+    ('context_root = "/sessioncart-replicated"', 'context_root = "/sessioncart"',
+     "context_root: every deployment needs its own"),
+    ('overlay = "replicated"', 'overlay = "replicated"\nwar = "x.war"',
+     "deployments.replicated: exactly context_root and overlay"),
 ])
 def test_a_bad_app_folder_is_refused_with_its_file_and_key(tmp_path, old, new, expected):
     root = _app_tree(tmp_path)
@@ -80,6 +109,26 @@ def test_a_recipe_naming_a_missing_app_or_a_mix_it_lacks_is_refused(tree, worklo
     with pytest.raises(RecipeError) as caught:
         load_recipe(tree.sample)
     assert f"{tree.sample_toml.relative_to(tree.root).as_posix()}: {expected}" in str(caught.value)
+
+
+@pytest.mark.parametrize("change, expected", [
+    ('deployment = "replicated"', None),
+    ('deployment = "shared"', "change.deployment: apps/sessioncart/app.toml: no deployment "
+                              "'shared'; allowed: replicated"),
+])
+def test_a_deployment_change_names_one_of_the_app_s_deployments(tree, change, expected):
+    shutil.copytree(REPO / "apps" / "sessioncart", tree.root / "apps" / "sessioncart")
+    text = tree.sample_toml.read_text()
+    start, end = text.index("[change]"), text.index("[workload]")
+    text = text[:start] + f'[change]\nkind = "deployment"\n{change}\n\n' + text[end:]
+    tree.sample_toml.write_text(text.replace('mix = "default"', 'app = "sessioncart"\nmix = "cart"'))
+    if expected is None:
+        recipe = load_recipe(tree.sample)
+        assert recipe.change.deployment == "replicated"
+        return
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.sample)
+    assert expected in str(caught.value)
 
 
 def test_an_app_is_a_stack_input_of_the_recipes_that_drive_it_only():

@@ -160,3 +160,61 @@ def test_a_node_count_sweep_must_warm_up_with_every_node(tmp_path):
     toml.write_text(toml.read_text().replace("values = [4, 3, 2, 1]", "values = [1, 2, 3, 4]"))
     found = "\n".join(preflight.problems(load_recipe(toml)))
     assert "the sweep starts at 1 node(s); the warm-up runs the first value" in found, found
+
+
+class _Management:
+    """A node's management answers as the deployment change reads them."""
+
+    def __init__(self, entries: dict[str, int | None], status: str = "OK"):
+        self.entries, self.status = entries, status
+
+    def read_attribute(self, address, name):
+        war = dict(address).get("deployment") or dict(address).get("cache")
+        if name == "status":
+            return self.status
+        if name == "context-root":
+            return "/sessioncart" if war == "sessioncart.war" else "/sessioncart-replicated"
+        return self.entries[war]
+
+
+def _session_stack(entries_by_node, status="OK"):
+    from types import SimpleNamespace
+    balancer = _Balancer(list(entries_by_node))
+    nodes = {n: _Management(e, status) for n, e in entries_by_node.items()}
+    return SimpleNamespace(balancer_of=lambda node: balancer, balancers={"lb": balancer},
+                           management_of=nodes.__getitem__)
+
+
+@pytest.mark.parametrize("replicated, ok", [
+    ((24, 24, 24), True),
+    ((24, 23, 24), True),  # a session expiring between two reads
+    ((16, 20, 12), False),  # distributed after all: the descriptor did not take effect
+    ((0, 0, 0), False),  # nothing to prove it by
+    ((24, None, 24), False),  # statistics off on one node
+])
+def test_the_deployment_change_proves_every_session_is_on_every_node(replicated, ok):
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "http-session-replication")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    kind.bind(plan.arms)
+    stack = _session_stack({
+        f"app-{i + 1}": {"sessioncart.war": 10, "sessioncart-replicated.war": count}
+        for i, count in enumerate(replicated)})
+    baseline, variant = plan.arms
+    assert kind.load_for(baseline) == {"deployment": ""}
+    assert kind.load_for(variant) == {"deployment": "replicated"}
+    checks = kind.read_back(stack, "app-2", variant)
+    assert [c.ok for c in checks[:2]] == [True, True]  # deployed, at its context root
+    assert checks[-1].ok is ok, checks[-1]
+    # the baseline's distributed cache is shown, not judged: where keys hash decides its counts
+    assert all(c.ok for c in kind.read_back(stack, "app-2", baseline))
+
+
+def test_the_deployment_change_fails_a_war_that_is_not_running():
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "http-session-replication")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    kind.bind(plan.arms)
+    stack = _session_stack({"app-1": {"sessioncart-replicated.war": 2}}, status="FAILED")
+    failed = [c for c in kind.read_back(stack, "app-1", plan.arms[1]) if not c.ok]
+    assert failed[0].expected == "OK" and failed[0].actual == "FAILED"

@@ -1,0 +1,107 @@
+"""Which deployment of the app the load drives: the app's own (the baseline) or another WAR of
+it that every node runs beside it from boot (apps.py, ``[deployments.<name>]``), the same app
+with a few files of its own, such as a ``distributable-web.xml`` naming another session cache.
+
+Both configurations live on the same running nodes, so the arms alternate every block without
+a reload (a setting that needs one, like the session cache's mode on a running cluster, would
+otherwise make the arms take turns with a reload and a warm-up each: on 27 November 2026 that
+left the same arm 2x apart between turns). Nothing is written to a server. The proof is read
+from the servers before every trial: the arm's WAR is deployed and serving on each node, and
+whatever the deployment's own session cache holds shows its mode (``read_back``).
+"""
+from __future__ import annotations
+
+from .. import apps
+from ..management import ManagementError
+from ..plan import RUNTIME, Arm
+from .base import ChangeKind
+from .checks import Check
+
+WEB_CACHES = (("subsystem", "infinispan"), ("cache-container", "web"))
+# Entries a replicated cache may lack on one node against another when the nodes are read one
+# after the other: a session expiring between two reads (its removal replicates at once).
+IN_FLIGHT = 0.05
+
+
+class DeploymentChange(ChangeKind):
+    name = "deployment"
+    switch = RUNTIME
+    warms_every_arm = True  # each WAR has its own JSP classes and its own cache to warm
+
+    def __init__(self, recipe):
+        super().__init__(recipe)
+        self.app = apps.load(recipe.workload.app, recipe.repo_root)
+
+    def deployment(self, arm: Arm) -> apps.Deployment:
+        return self.app.deployment(self.change.deployment if self.applies(arm) else "")
+
+    def load_for(self, arm: Arm) -> dict:
+        return {"deployment": self.deployment(arm).name}
+
+    def check_arm(self, arm: Arm) -> None:
+        try:
+            self.deployment(arm)
+        except apps.AppError as error:
+            raise ValueError(str(error)) from None
+
+    def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
+        return []  # both WARs run on every node from boot: the load chooses
+
+    def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
+        deployment = self.deployment(arm)
+        war = deployment.war_name
+        m = stack.management_of(node)
+        status = m.read_attribute([("deployment", war)], "status")
+        root = m.read_attribute([("deployment", war), ("subsystem", "undertow")], "context-root")
+        checks = [Check(f"{war} deployed on {node}", "OK", str(status), status == "OK"),
+                  Check(f"{war}'s context root on {node}", deployment.context_root, str(root),
+                        root == deployment.context_root)]
+        return checks + self._cache_checks(stack, node, deployment)
+
+    def _cache_checks(self, stack, node: str, deployment: apps.Deployment) -> list[Check]:
+        """A replicated session cache holds every entry on every node; a distributed one holds
+        each on some (its owners). Read from the statistics of the deployment's own cache on
+        every node of the cluster (the recipe's baseline enables them): a deployment whose
+        replicated descriptor did not take effect shows nodes with fewer entries than others.
+        Only the replicated kind is checked: a distributed cache's entries per node depend on
+        where the keys hash, so no count proves it; its numbers are shown."""
+        nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
+        entries = {}
+        for member in nodes:
+            try:
+                entries[member] = stack.management_of(member).read_attribute(
+                    [*WEB_CACHES, ("cache", deployment.war_name)], "number-of-entries-in-memory")
+            except ManagementError as error:
+                return [Check(f"{deployment.war_name}'s session cache on {member}",
+                              "its statistics", str(error), False)]
+        shown = ", ".join(f"{n} {e}" for n, e in entries.items())
+        if None in entries.values():
+            return [Check(f"{deployment.war_name}'s session cache statistics", "enabled "
+                          "(baseline: statistics-enabled on the cache it is made from)",
+                          shown, False)]
+        if not deployment.name:
+            return [Check(f"{deployment.war_name}'s session cache entries per node", "any",
+                          shown, True)]
+        most = max(entries.values())
+        return [Check(f"{deployment.war_name}'s session cache: every entry on every node "
+                      f"(replicated)", f"the same count on all {len(entries)} nodes, above 0",
+                      shown, most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+
+    def describe(self, arm: Arm | None = None) -> str:
+        if arm is None:
+            other = self.app.deployment(self.change.deployment)
+            return (f"deployment: {self.app.war_name} -> {other.war_name} "
+                    f"({other.context_root}, overlay {other.overlay}/)")
+        d = self.deployment(arm)
+        return f"the app's deployment {d.war_name} ({d.context_root})"
+
+    def files(self) -> dict[str, str]:
+        """The overlay files that make the two deployments differ, for the pages."""
+        found = {}
+        for d in self.app.deployments:
+            if d.overlay:
+                for path in sorted((self.app.folder / d.overlay).rglob("*")):
+                    if path.is_file():
+                        found[f"{d.overlay}/{path.relative_to(self.app.folder / d.overlay)}"] = \
+                            path.read_text(encoding="utf-8")
+        return found
