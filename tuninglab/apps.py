@@ -54,6 +54,9 @@ class Deployment:
     war_name: str
     context_root: str  # the URL path a workload's BASE_URL ends with
     overlay: str = ""  # an app folder whose files are added to the web app's, or replace them
+    # What its distributable-web.xml makes of its sessions, for the run to read back:
+    # "replicated", "distributed" or "" (nothing to check; changes/deployment.py)
+    session_cache: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class App:
     workload: str = ""
     inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
     overlay: str = ""  # its own deployment's overlay folder, if any
+    session_cache: str = ""  # its own deployment's, as Deployment.session_cache
     others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
 
     @property
@@ -81,7 +85,7 @@ class App:
     @property
     def deployments(self) -> tuple[Deployment, ...]:
         """Every WAR of the app a node deploys, its own first."""
-        own = Deployment("", self.war_name, self.context_root, self.overlay)
+        own = Deployment("", self.war_name, self.context_root, self.overlay, self.session_cache)
         return (own, *self.others)
 
     def deployment(self, name: str = "") -> Deployment:
@@ -153,6 +157,7 @@ def _load(name: str, root: str) -> App:
             problems.append(f"{key}: required, a non-empty string")
     if "overlay" in data and not isinstance(data["overlay"], str):
         problems.append("overlay: a folder of the app's, as a string")
+    problems += _session_cache_problems("session_cache", data)
     for key in ("webapp", "workload", "overlay"):
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
             problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
@@ -170,25 +175,43 @@ def _load(name: str, root: str) -> App:
     transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
     return App(name, data["context_root"], f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}",
                mixes, transactions, folder, data["webapp"], data["workload"],
-               inputs=(f"apps/{name}",), overlay=data.get("overlay", ""), others=others)
+               inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
+               session_cache=data.get("session_cache", ""), others=others)
+
+
+SESSION_CACHES = ("replicated", "distributed")
+
+
+def _session_cache_problems(where: str, table: dict) -> list[str]:
+    value = table.get("session_cache", "")
+    if value and value not in SESSION_CACHES:
+        return [f"{where}: {value!r}; allowed: {', '.join(SESSION_CACHES)}"]
+    return []
 
 
 def _deployments(app: str, table, folder: Path, problems: list[str]) -> tuple[Deployment, ...]:
-    """The [deployments.<name>] tables: each a context_root and an overlay folder."""
+    """The [deployments.<name>] tables: each a context_root, an overlay folder and what its
+    session cache should show."""
     if not isinstance(table, dict):
         problems.append("deployments: tables [deployments.<name>] with context_root and overlay")
         return ()
     found = []
     for name, entry in table.items():
         where = f"deployments.{name}"
-        if not isinstance(entry, dict) or set(entry) != {"context_root", "overlay"} or not all(
-                isinstance(v, str) and v for v in entry.values()):
-            problems.append(f"{where}: exactly context_root and overlay, non-empty strings")
+        required, optional = {"context_root", "overlay"}, {"session_cache"}
+        if not isinstance(entry, dict) or not required <= set(entry) <= required | optional \
+                or not all(isinstance(v, str) and v for v in entry.values()):
+            problems.append(f"{where}: context_root and overlay, and optionally session_cache "
+                            f"(non-empty strings)")
+            continue
+        cache = _session_cache_problems(f"{where}.session_cache", entry)
+        if cache:
+            problems += cache
             continue
         if not (folder / entry["overlay"]).is_dir():
             problems.append(f"{where}.overlay: {entry['overlay']!r} is not a folder in "
                             f"apps/{app}/")
             continue
         found.append(Deployment(name, f"{app}-{name}.war", entry["context_root"],
-                                entry["overlay"]))
+                                entry["overlay"], entry.get("session_cache", "")))
     return tuple(found)

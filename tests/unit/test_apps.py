@@ -78,7 +78,9 @@ def _app_tree(tmp_path) -> Path:
     ('context_root = "/sessioncart-replicated"', 'context_root = "/sessioncart"',
      "context_root: every deployment needs its own"),
     ('overlay = "replicated"', 'overlay = "replicated"\nwar = "x.war"',
-     "deployments.replicated: exactly context_root and overlay"),
+     "deployments.replicated: context_root and overlay, and optionally session_cache"),
+    ('session_cache = "replicated"', 'session_cache = "invalidated"',
+     "deployments.replicated.session_cache: 'invalidated'; allowed: replicated, distributed"),
 ])
 def test_a_bad_app_folder_is_refused_with_its_file_and_key(tmp_path, old, new, expected):
     root = _app_tree(tmp_path)

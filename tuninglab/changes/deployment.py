@@ -7,7 +7,8 @@ a reload (a setting that needs one, like the session cache's mode on a running c
 otherwise make the arms take turns with a reload and a warm-up each: on 27 November 2026 that
 left the same arm 2x apart between turns). Nothing is written to a server. The proof is read
 from the servers before every trial: the arm's WAR is deployed and serving on each node, and
-whatever the deployment's own session cache holds shows its mode (``read_back``).
+what the deployment's own session cache holds matches what the app says of it (app.toml's
+``session_cache``; ``read_back``).
 """
 from __future__ import annotations
 
@@ -59,33 +60,34 @@ class DeploymentChange(ChangeKind):
         return checks + self._cache_checks(stack, node, deployment)
 
     def _cache_checks(self, stack, node: str, deployment: apps.Deployment) -> list[Check]:
-        """A replicated session cache holds every entry on every node; a distributed one holds
-        each on some (its owners). Read from the statistics of the deployment's own cache on
-        every node of the cluster (the recipe's baseline enables them): a deployment whose
-        replicated descriptor did not take effect shows nodes with fewer entries than others.
-        Only the replicated kind is checked: a distributed cache's entries per node depend on
-        where the keys hash, so no count proves it; its numbers are shown."""
+        """What the deployment's own session cache holds on every node of the cluster, read
+        from its statistics (the recipe's baseline enables them), against what the app says
+        its distributable-web.xml makes of it (``session_cache`` in app.toml). A replicated
+        cache holds every entry on every node, so a deployment whose descriptor did not take
+        effect shows nodes with fewer entries than others. A distributed one holds each entry
+        on its owners only, and where the keys hash decides the counts, so no count proves
+        it: they are shown."""
+        if not deployment.session_cache:
+            return []
         nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
+        what = f"{deployment.war_name}'s session cache"
         entries = {}
         for member in nodes:
             try:
                 entries[member] = stack.management_of(member).read_attribute(
                     [*WEB_CACHES, ("cache", deployment.war_name)], "number-of-entries-in-memory")
             except ManagementError as error:
-                return [Check(f"{deployment.war_name}'s session cache on {member}",
-                              "its statistics", str(error), False)]
+                return [Check(f"{what} on {member}", "its statistics", str(error), False)]
         shown = ", ".join(f"{n} {e}" for n, e in entries.items())
         if None in entries.values():
-            return [Check(f"{deployment.war_name}'s session cache statistics", "enabled "
-                          "(baseline: statistics-enabled on the cache it is made from)",
-                          shown, False)]
-        if not deployment.name:
-            return [Check(f"{deployment.war_name}'s session cache entries per node", "any",
-                          shown, True)]
+            return [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled on the "
+                          "cache it is made from)", shown, False)]
+        if deployment.session_cache == "distributed":
+            return [Check(f"{what}: entries per node (distributed)", "any", shown, True)]
         most = max(entries.values())
-        return [Check(f"{deployment.war_name}'s session cache: every entry on every node "
-                      f"(replicated)", f"the same count on all {len(entries)} nodes, above 0",
-                      shown, most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+        return [Check(f"{what}: every entry on every node (replicated)",
+                      f"the same count on all {len(entries)} nodes, above 0", shown,
+                      most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
