@@ -276,10 +276,7 @@ class _Run:
         prof, say = self.prof, self.say
         order = list(arms)
         self.rng.shuffle(order)
-        # At the recipe's own workload: load levels vary the measured trials, not the warm-up
-        # (a curve's first level, one user, would leave the JIT half done).
-        warm = self.spec.for_warmup()
-        specs = {node: warm.at(node, self.streams[node], len(self.streams)) for node in order}
+        specs = {node: self._warm_spec(node, arms[node]) for node in order}
         # The CI profile (compile phase side by side, no plateau phase) warms every node at
         # once whatever the layout: nothing is left to do one node at a time.
         at_once = self.plan.layout == CROSSOVER or (prof.compile_side_by_side
@@ -319,16 +316,27 @@ class _Run:
         self.switcher.before_slot(node, arm)
         return arm
 
-    def _between(self, node: str, arm: Arm) -> None:
+    def _warm_spec(self, node: str, arm: Arm) -> load.LoadSpec:
+        """The warm-up's load on a node serving ``arm``: the recipe's own workload (load
+        levels vary the measured trials, not the warm-up: a curve's first level, one user,
+        would leave the JIT half done), with what the change has the client do for that arm
+        (another deployment's URL: without it, the variant's WAR of a deployment change met
+        its first requests in the measured trials, 20261127T064823Z)."""
+        return (self.spec.with_load(self.kind.load_for(arm)).for_warmup()
+                .at(node, self.streams[node], len(self.streams)))
+
+    def _between(self, node: str, arm: Arm) -> load.LoadSpec:
         """What the trial loop does to a node between its windows (read every setting back,
         take the telemetry), done during the warm-up so that the JIT compiles it there. Only
         the server's code paths matter: in the compile phase the node runs without its limits,
-        so their read-back fails there, and that is expected."""
+        so their read-back fails there, and that is expected. Returns the load of the arm the
+        node serves next."""
         try:
             self.verify(node, arm)
         except changes.ChangeNotEffective:
             pass
         telemetry.snapshot(self.stack, node, self.recipe.metrics.runtime)
+        return self._warm_spec(node, arm)
 
     def verify(self, target: str, arm: Arm) -> list:
         """Every node of the target runs what the arm says (node_setup.verify)."""

@@ -134,22 +134,25 @@ Progress = Callable[[str], None]
 def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plateau_max_s: int,
             rule: SteadyRule = SteadyRule(), say: Progress = print,
             compile_side_by_side: bool = False,
-            between_windows: Callable[[str, str], object] | None = None) -> dict[str, dict]:
+            between_windows: Callable[[str, str], load.LoadSpec | None] | None = None
+            ) -> dict[str, dict]:
     """Run both phases on the nodes of ``specs`` ({node: its load}) and return, for each node,
     the record that goes into the result: its windows, whether its plateau was reached and
-    when. The compile phase runs one node at a time unless ``compile_side_by_side``."""
+    when. The compile phase runs one node at a time unless ``compile_side_by_side``.
+    ``between_windows(node, phase)`` runs after each window and may return the load of the
+    node's next window (a node that switches arms in place serves each arm's load)."""
+    specs = dict(specs)
     nodes = list(specs)
     windows: dict[str, list[Window]] = {node: [] for node in nodes}
     groups = [nodes] if compile_side_by_side else [[node] for node in nodes]
     for group in groups if compile_max_s > 0 else ():
-        _compile(stack, {node: specs[node] for node in group}, compile_max_s, windows, say,
-                 between_windows)
+        _compile(stack, specs, group, compile_max_s, windows, say, between_windows)
     steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
     # The hook also runs once before the first plateau window: the engine puts a node that
     # served several arms while it compiled back on one for the plateau (experiment.py).
     for node in nodes if between_windows and plateau_max_s > 0 else ():
-        between_windows(node, "plateau")
+        specs[node] = between_windows(node, "plateau") or specs[node]
     while plateau_s < plateau_max_s:
         _windows(stack, specs, "plateau", windows, say, between_windows)
         plateau_s += WINDOW_S
@@ -162,9 +165,11 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
                    "windows": [w.as_dict() for w in windows[node]]} for node in nodes}
 
 
-def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
+def _compile(stack, all_specs: dict[str, load.LoadSpec], group: list[str], compile_max_s: int,
              windows: dict[str, list[Window]], say: Progress, between_windows=None) -> None:
-    """The compile phase of some nodes at once: wide, until every one is quiet or the cap."""
+    """The compile phase of the ``group``'s nodes at once: wide, until every one is quiet or
+    the cap. Their loads are updated in ``all_specs`` as the hook returns them."""
+    specs = {node: all_specs[node] for node in group}
     elapsed, quiet = 0.0, dict.fromkeys(specs, 0)
     members = [m for node in specs for m in stack.members(node)]
     for member in members:
@@ -177,6 +182,7 @@ def _compile(stack, specs: dict[str, load.LoadSpec], compile_max_s: int,
                      else 0 for n, w in found.items()}
             if min(quiet.values()) >= COMPILE_QUIET_WINDOWS:
                 break
+        all_specs.update(specs)
     finally:
         for member in members:
             stack.restore(member)
@@ -211,7 +217,7 @@ def _windows(stack, specs: dict[str, load.LoadSpec], phase: str,
                 f"({numbers['failed']} failed: {numbers['fail_reasons']}); the stack does not "
                 f"serve this workload")
     for node in specs if between_windows else ():
-        between_windows(node, phase)
+        specs[node] = between_windows(node, phase) or specs[node]
     return found
 
 

@@ -290,3 +290,56 @@ def test_the_plateau_phase_holds_the_first_arm_and_a_limit_never_rotates():
     run.switcher = InPlaceSwitcher(run)
     assert _Run._warm_arm(run, "app", arms[0], "compile").id == "q0.25"
     assert run.kind.applied == []
+
+
+def test_a_warm_up_window_runs_the_load_of_the_arm_the_node_serves(monkeypatch):
+    """A change made by the client (another deployment's URL) is warmed with each arm's own
+    load: the hook between windows returns the load of the arm the node serves next, and the
+    next window (and the plateau) runs it."""
+    from types import SimpleNamespace
+
+    from tuninglab import warmup
+    sent = []
+    monkeypatch.setattr(warmup, "_compiler_reading", lambda stack, member: None)
+    monkeypatch.setattr(warmup, "compiler_figures", lambda *args: None)
+    monkeypatch.setattr(warmup, "busiest", lambda figures: {"jit_busy": 0.0, "jit_cpu": 0.5,
+                                                            "jit_share": 0.5})
+    monkeypatch.setattr(warmup.load, "run", lambda loadgen, spec, seconds, tag: sent.append(
+        spec) or {})
+    monkeypatch.setattr(warmup.load, "load_metrics", lambda summary: {
+        "throughput": 10.0, "error_rate": 0.0, "requests": 10, "failed": 0})
+    stack = SimpleNamespace(members=lambda node: [node], widen=lambda m: None,
+                            restore=lambda m: None, allowed_cpus=lambda m, widened: 2.0,
+                            loadgen=None)
+    turns = iter(["replicated", "own", "replicated", "own"])
+    hooks = []
+
+    def between(node, phase):
+        hooks.append(phase)
+        return "first" if phase == "plateau" else next(turns)
+
+    records = warmup.warm_up(stack, {"lb": "own"}, compile_max_s=15, plateau_max_s=5,
+                             say=lambda m: None, between_windows=between)
+    # three compile windows (never quiet: the cap), then one plateau window on the first arm
+    assert sent == ["own", "replicated", "own", "first"]
+    assert hooks == ["compile", "compile", "compile", "plateau", "plateau"]
+    assert len(records["lb"]["windows"]) == 4
+
+
+def test_the_warm_up_load_of_an_arm_is_what_the_change_has_the_client_do():
+    from types import SimpleNamespace
+
+    from tuninglab import changes, layout
+    from tuninglab.experiment import _Run
+    from tuninglab.load import LoadSpec
+    from tuninglab.plan import compile_plan
+    from tuninglab.recipe import load_recipe
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "http-session-replication")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    run = SimpleNamespace(spec=LoadSpec.from_workload(recipe.workload), kind=kind.bind(plan.arms),
+                          streams={"lb": 0})
+    baseline, variant = plan.arms
+    urls = [_Run._warm_spec(run, "lb", arm).k6_env(0, 1)["BASE_URL"] for arm in plan.arms]
+    assert urls == ["http://lb:8080/sessioncart", "http://lb:8080/sessioncart-replicated"]
+    assert _Run._warm_spec(run, "lb", variant).users == recipe.workload.users
