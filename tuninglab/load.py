@@ -136,8 +136,8 @@ def smoke_test(loadgen, rounds: int = 2, target: str = "app", app: apps.App | No
                ) -> dict:
     """Every transaction type of the app (orderentry by default; each of its deployments) runs
     `rounds` times in turn and checks out (the NewOrder just created is found again by
-    OrderStatus): the stack answers correctly before anything is measured. A fixed sequence, not a timed load, so a
-    slow machine cannot make it flaky."""
+    OrderStatus): the stack answers correctly before anything is measured. A fixed sequence,
+    not a timed load, so a slow machine cannot make it flaky."""
     app = app or apps.load(apps.ORDERENTRY)
     mix = dict.fromkeys(app.transactions, 1)
     for deployment in app.deployments:  # each WAR of the app answers for itself

@@ -123,7 +123,8 @@ def test_a_deployment_change_names_one_of_the_app_s_deployments(tree, change, ex
     text = tree.sample_toml.read_text()
     start, end = text.index("[change]"), text.index("[workload]")
     text = text[:start] + f'[change]\nkind = "deployment"\n{change}\n\n' + text[end:]
-    tree.sample_toml.write_text(text.replace('mix = "default"', 'app = "sessioncart"\nmix = "cart"'))
+    text = text.replace('mix = "default"', 'app = "sessioncart"\nmix = "cart"')
+    tree.sample_toml.write_text(text)
     if expected is None:
         recipe = load_recipe(tree.sample)
         assert recipe.change.deployment == "replicated"
