@@ -102,13 +102,16 @@ class App:
         files on top, in path order, with a fixed timestamp."""
         deployment = deployment or self.deployments[0]
         files = _tree(self.folder / self.webapp)
-        if deployment.overlay:
-            files.update(_tree(self.folder / deployment.overlay))
+        files.update(self.overlay_files(deployment))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as war:
             for name in sorted(files):
                 war.writestr(zipfile.ZipInfo(name, _ZIP_TIME), files[name].read_bytes())
         return buffer.getvalue()
+
+    def overlay_files(self, deployment: Deployment) -> dict[str, Path]:
+        """The files a deployment adds to the web app, by their path in its WAR."""
+        return _tree(self.folder / deployment.overlay) if deployment.overlay else {}
 
     def node_files(self) -> dict[str, bytes]:
         """What a node gets before it boots: every deployment's WAR in its deployments folder."""

@@ -60,16 +60,17 @@ class DeploymentChange(ChangeKind):
         return checks + self._cache_checks(stack, node, deployment)
 
     def _cache_checks(self, stack, node: str, deployment: apps.Deployment) -> list[Check]:
-        """What the deployment's own session cache holds on every node of the cluster, read
-        from its statistics (the recipe's baseline enables them), against what the app says
+        """What the deployment's own session cache holds on every node of the cluster (checked
+        once, with the cluster's first node: every node's verification would read the same),
+        read from its statistics (the recipe's baseline enables them), against what the app says
         its distributable-web.xml makes of it (``session_cache`` in app.toml). A replicated
         cache holds every entry on every node, so a deployment whose descriptor did not take
         effect shows nodes with fewer entries than others. A distributed one holds each entry
         on its owners only, and where the keys hash decides the counts, so no count proves
         it: they are shown."""
-        if not deployment.session_cache:
-            return []
         nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
+        if not deployment.session_cache or node != nodes[0]:
+            return []
         what = f"{deployment.war_name}'s session cache"
         entries = {}
         for member in nodes:
@@ -98,12 +99,7 @@ class DeploymentChange(ChangeKind):
         return f"the app's deployment {d.war_name} ({d.context_root})"
 
     def files(self) -> dict[str, str]:
-        """The overlay files that make the two deployments differ, for the pages."""
-        found = {}
-        for d in self.app.deployments:
-            if d.overlay:
-                for path in sorted((self.app.folder / d.overlay).rglob("*")):
-                    if path.is_file():
-                        found[f"{d.overlay}/{path.relative_to(self.app.folder / d.overlay)}"] = \
-                            path.read_text(encoding="utf-8")
-        return found
+        """The overlay files that make the deployments differ, for the pages."""
+        return {f"{d.overlay}/{name}": path.read_text(encoding="utf-8")
+                for d in self.app.deployments
+                for name, path in sorted(self.app.overlay_files(d).items())}
