@@ -57,6 +57,9 @@ class Deployment:
     # What its distributable-web.xml makes of its sessions, for the run to read back:
     # "replicated", "distributed" or "" (nothing to check; changes/deployment.py)
     session_cache: str = ""
+    # Whether its session ids name the node to come back to: "primary-owner" (they do: sticky
+    # sessions), "none" (they do not) or "" (nothing to check), read back from the answers.
+    affinity: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class App:
     inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
     overlay: str = ""  # its own deployment's overlay folder, if any
     session_cache: str = ""  # its own deployment's, as Deployment.session_cache
+    affinity: str = ""  # its own deployment's, as Deployment.affinity
     others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
 
     @property
@@ -85,7 +89,8 @@ class App:
     @property
     def deployments(self) -> tuple[Deployment, ...]:
         """Every WAR of the app a node deploys, its own first."""
-        own = Deployment("", self.war_name, self.context_root, self.overlay, self.session_cache)
+        own = Deployment("", self.war_name, self.context_root, self.overlay, self.session_cache,
+                         self.affinity)
         return (own, *self.others)
 
     def deployment(self, name: str = "") -> Deployment:
@@ -160,7 +165,8 @@ def _load(name: str, root: str) -> App:
             problems.append(f"{key}: required, a non-empty string")
     if "overlay" in data and not isinstance(data["overlay"], str):
         problems.append("overlay: a folder of the app's, as a string")
-    problems += _session_cache_problems("session_cache", data)
+    problems += _choice_problems("session_cache", data)
+    problems += _choice_problems("affinity", data)
     for key in ("webapp", "workload", "overlay"):
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
             problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
@@ -179,42 +185,45 @@ def _load(name: str, root: str) -> App:
     return App(name, data["context_root"], f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}",
                mixes, transactions, folder, data["webapp"], data["workload"],
                inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
-               session_cache=data.get("session_cache", ""), others=others)
+               session_cache=data.get("session_cache", ""), affinity=data.get("affinity", ""),
+               others=others)
 
 
-SESSION_CACHES = ("replicated", "distributed")
+# What a deployment may say of its sessions, each key's allowed values (checked by a run).
+CHOICES = {"session_cache": ("replicated", "distributed"), "affinity": ("primary-owner", "none")}
 
 
-def _session_cache_problems(where: str, table: dict) -> list[str]:
-    value = table.get("session_cache", "")
-    if value and value not in SESSION_CACHES:
-        return [f"{where}: {value!r}; allowed: {', '.join(SESSION_CACHES)}"]
+def _choice_problems(key: str, table: dict, where: str = "") -> list[str]:
+    value = table.get(key, "")
+    if value and value not in CHOICES[key]:
+        return [f"{where}{key}: {value!r}; allowed: {', '.join(CHOICES[key])}"]
     return []
 
 
 def _deployments(app: str, table, folder: Path, problems: list[str]) -> tuple[Deployment, ...]:
     """The [deployments.<name>] tables: each a context_root, an overlay folder and what its
-    session cache should show."""
+    session cache and its session ids should show."""
     if not isinstance(table, dict):
         problems.append("deployments: tables [deployments.<name>] with context_root and overlay")
         return ()
     found = []
     for name, entry in table.items():
         where = f"deployments.{name}"
-        required, optional = {"context_root", "overlay"}, {"session_cache"}
+        required, optional = {"context_root", "overlay"}, set(CHOICES)
         if not isinstance(entry, dict) or not required <= set(entry) <= required | optional \
                 or not all(isinstance(v, str) and v for v in entry.values()):
-            problems.append(f"{where}: context_root and overlay, and optionally session_cache "
-                            f"(non-empty strings)")
+            problems.append(f"{where}: context_root and overlay, and optionally "
+                            f"{' and '.join(CHOICES)} (non-empty strings)")
             continue
-        cache = _session_cache_problems(f"{where}.session_cache", entry)
-        if cache:
-            problems += cache
+        choices = [p for key in CHOICES for p in _choice_problems(key, entry, f"{where}.")]
+        if choices:
+            problems += choices
             continue
         if not (folder / entry["overlay"]).is_dir():
             problems.append(f"{where}.overlay: {entry['overlay']!r} is not a folder in "
                             f"apps/{app}/")
             continue
         found.append(Deployment(name, f"{app}-{name}.war", entry["context_root"],
-                                entry["overlay"], entry.get("session_cache", "")))
+                                entry["overlay"], entry.get("session_cache", ""),
+                                entry.get("affinity", "")))
     return tuple(found)

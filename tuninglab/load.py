@@ -114,6 +114,10 @@ def load_metrics(summary: dict) -> dict:
         # include a TCP connect): the client's side of connection reuse, read back.
         "connections": summary.get("connections"),
         "connections_expected": summary.get("connections_expected"),
+        # HTTP sessions the shoppers opened, and those whose id named a node to go back to
+        # (apps/sessioncart): the servers' session affinity, read back from what they answered.
+        "sessions": summary.get("sessions"),
+        "sessions_routed": summary.get("sessions_routed"),
         "fail_reasons": summary.get("fail_reasons", {}),
         "throughput": ok / summary["trial_s"],
         "latency_p50": latency.get("p(50)"),

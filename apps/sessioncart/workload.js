@@ -11,9 +11,10 @@
 // with a route cookie): a shopper's first request goes to BASE_URL (the cluster's balancer
 // picks a node, which creates the session), and every later one goes straight to the node
 // that the session id's route names (WildFly ends the id with ".<route>", the node's name on
-// the stack's network). The guide's section 3.2 assumes sticky sessions; without them the
-// nodes of a three-node cluster hand each session around on every request, and a few requests
-// a thousand time out on its lock (measured 27 November 2026).
+// the stack's network). A deployment whose distributable-web.xml says <no-affinity/> gives ids
+// without a route: every request of its shoppers then goes through the balancer, which hands
+// it to the next node in its rotation. The summary counts the sessions the shoppers opened and
+// those whose id named a node, which the run reads back (changes/deployment.py).
 //
 // A request fails when it times out, is answered with an error status, or its count does not
 // go on from the shopper's previous answer: a session that a node could not find (or found
@@ -66,6 +67,8 @@ for (const name of TRANSACTIONS) {
 }
 const allLatency = new Trend('tx_all_ms', true);
 const connectionsOpened = new Counter('connections_opened');
+const sessionsOpened = new Counter('sessions_opened');
+const sessionsRouted = new Counter('sessions_routed');
 const failReasons = {
   timeout: new Counter('fail_timeout'),
   status: new Counter('fail_status'),
@@ -100,7 +103,9 @@ export const options = {
 // Per virtual user (each has its own JS runtime): the count its session should hold, and a
 // deterministic stream of transactions, so arms see the same sequence.
 let expected = 0;
-let session = null; // the shopper's session id, and the root URL of the node its route names
+// the shopper's session id, and where its later requests go: the node its route names, or
+// the balancer (BASE_URL) when the id names none
+let session = null;
 let scenario = ''; // the scenario of the user's last request (see cart)
 let state = 0; // set at the first iteration: the init context has no VU number
 
@@ -122,8 +127,11 @@ function request(query) {
     const res = http.get(`${BASE_URL}/cart.jsp?${query}`, { timeout: '30s' });
     const cookie = res.cookies.JSESSIONID;
     const id = cookie && cookie.length ? cookie[0].value : '';
+    if (!id) return res; // no session: the next request tries again (and fails its check)
     const route = id.includes('.') ? id.slice(id.lastIndexOf('.') + 1) : '';
-    if (route) session = { id, root: BASE_URL.replace(/^(https?:\/\/)[^:/]+/, `$1${route}`) };
+    session = { id, root: route ? BASE_URL.replace(/^(https?:\/\/)[^:/]+/, `$1${route}`) : BASE_URL };
+    sessionsOpened.add(1);
+    if (route) sessionsRouted.add(1);
     return res;
   }
   return http.get(`${session.root}/cart.jsp?${query}`,
@@ -180,6 +188,8 @@ export function handleSummary(data) {
     mix: MIX,
     connections: metric('connections_opened') ? metric('connections_opened').values.count : 0,
     connections_expected: 0,
+    sessions: metric('sessions_opened') ? metric('sessions_opened').values.count : 0,
+    sessions_routed: metric('sessions_routed') ? metric('sessions_routed').values.count : 0,
   };
   for (const name of TRANSACTIONS) {
     const good = metric(`tx_${name}_ok`);

@@ -28,19 +28,25 @@ def test_orderentry_is_built_in_and_driven_by_the_shared_workload():
 def test_an_app_folder_gives_a_war_for_each_deployment_and_a_script_for_the_load_generator():
     app = apps.load("sessioncart")
     files = app.node_files()
-    own, replicated = (f"{apps.DEPLOYMENTS_DIR}/{n}" for n in
-                       ("sessioncart.war", "sessioncart-replicated.war"))
-    assert list(files) == [own, replicated]
+    own, replicated, anywhere = (f"{apps.DEPLOYMENTS_DIR}/{n}" for n in (
+        "sessioncart.war", "sessioncart-replicated.war", "sessioncart-anywhere.war"))
+    assert list(files) == [own, replicated, anywhere]
     caches = {}
-    for path in (own, replicated):
+    for path in (own, replicated, anywhere):
         with zipfile.ZipFile(io.BytesIO(files[path])) as war:
             assert sorted(war.namelist()) == ["WEB-INF/distributable-web.xml", "WEB-INF/web.xml",
                                               "cart.jsp"]
             assert b"<distributable/>" in war.read("WEB-INF/web.xml")
             caches[path] = war.read("WEB-INF/distributable-web.xml")
-    # the overlays differ in the cache the session management is made from, and nothing else
+    # each overlay differs from the first in one thing: the cache the session management is
+    # made from (replicated), or its affinity (anywhere)
     assert b'cache="dist"' in caches[own] and b'cache="sso"' in caches[replicated]
     assert _settings(caches[own]) == _settings(caches[replicated])
+    assert b"<primary-owner-affinity/>" in caches[own] and b"<no-affinity/>" in caches[anywhere]
+    assert _settings(caches[own]).replace(b"primary-owner-affinity", b"no-affinity") == \
+        _settings(caches[anywhere]) and b'cache="dist"' in caches[anywhere]
+    assert [(d.session_cache, d.affinity) for d in app.deployments] == [
+        ("distributed", "primary-owner"), ("replicated", "primary-owner"), ("distributed", "none")]
     # the same bytes on every node: their management models hold each deployment's hash
     assert app.war() == app.war()
     assert list(app.loadgen_files()) == ["/apps/sessioncart/workload.js"]
@@ -59,7 +65,7 @@ def _settings(descriptor: bytes) -> bytes:
 
 
 def test_an_unknown_deployment_lists_the_app_s_deployments():
-    with pytest.raises(apps.AppError, match="no deployment 'shared'; allowed: replicated"):
+    with pytest.raises(apps.AppError, match="no deployment 'shared'; allowed: replicated, anywhere"):
         apps.load("sessioncart").deployment("shared")
 
 
@@ -78,9 +84,14 @@ def _app_tree(tmp_path) -> Path:
     ('context_root = "/sessioncart-replicated"', 'context_root = "/sessioncart"',
      "context_root: every deployment needs its own"),
     ('overlay = "replicated"', 'overlay = "replicated"\nwar = "x.war"',
-     "deployments.replicated: context_root and overlay, and optionally session_cache"),
+     "deployments.replicated: context_root and overlay, and optionally session_cache and "
+     "affinity"),
     ('session_cache = "replicated"', 'session_cache = "invalidated"',
      "deployments.replicated.session_cache: 'invalidated'; allowed: replicated, distributed"),
+    ('affinity = "none"', 'affinity = "sticky"',
+     "deployments.anywhere.affinity: 'sticky'; allowed: primary-owner, none"),
+    ('distributed"\naffinity = "primary-owner"', 'distributed"\naffinity = "local"',
+     "affinity: 'local'; allowed: primary-owner, none"),
 ])
 def test_a_bad_app_folder_is_refused_with_its_file_and_key(tmp_path, old, new, expected):
     root = _app_tree(tmp_path)
@@ -116,7 +127,7 @@ def test_a_recipe_naming_a_missing_app_or_a_mix_it_lacks_is_refused(tree, worklo
 @pytest.mark.parametrize("change, expected", [
     ('deployment = "replicated"', None),
     ('deployment = "shared"', "change.deployment: apps/sessioncart/app.toml: no deployment "
-                              "'shared'; allowed: replicated"),
+                              "'shared'; allowed: replicated, anywhere"),
 ])
 def test_a_deployment_change_names_one_of_the_app_s_deployments(tree, change, expected):
     shutil.copytree(REPO / "apps" / "sessioncart", tree.root / "apps" / "sessioncart")

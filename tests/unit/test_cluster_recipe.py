@@ -172,8 +172,8 @@ class _Management:
         war = dict(address).get("deployment") or dict(address).get("cache")
         if name == "status":
             return self.status
-        if name == "context-root":
-            return "/sessioncart" if war == "sessioncart.war" else "/sessioncart-replicated"
+        if name == "context-root":  # sessioncart-<name>.war is at /sessioncart-<name>
+            return "/" + war.removesuffix(".war")
         return self.entries[war]
 
 
@@ -220,3 +220,33 @@ def test_the_deployment_change_fails_a_war_that_is_not_running():
     stack = _session_stack({"app-1": {"sessioncart-replicated.war": 2}}, status="FAILED")
     failed = [c for c in kind.read_back(stack, "app-1", plan.arms[1]) if not c.ok]
     assert failed[0].expected == "OK" and failed[0].actual == "FAILED"
+
+
+@pytest.mark.parametrize("arm_index, sessions, routed, ok", [
+    (0, 12, 12, True),  # with affinity: every session id names its primary owner
+    (0, 12, 11, False),  # one id without a route: the descriptor's affinity is not in force
+    (1, 12, 0, True),  # without: no id names a node
+    (1, 12, 12, False),  # every id routed: the no-affinity WAR behaves like the baseline
+    (1, 0, 0, False),  # no session opened: nothing proves it
+    (1, None, None, False),  # a workload that does not count sessions
+])
+def test_the_deployment_change_proves_session_affinity_from_the_answers(arm_index, sessions,
+                                                                       routed, ok):
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "http-session-affinity")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    kind.bind(plan.arms)
+    assert kind.load_for(plan.arms[1]) == {"deployment": "anywhere"}
+    checks = kind.read_back_load(plan.arms[arm_index],
+                                 {"sessions": sessions, "sessions_routed": routed})
+    assert [c.ok for c in checks] == [ok], checks
+
+
+def test_a_distributed_cache_without_statistics_is_shown_not_failed():
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "http-session-affinity")
+    kind = changes.kind_for(recipe)
+    plan = compile_plan(recipe, switch=kind.switch)
+    kind.bind(plan.arms)
+    stack = _session_stack({f"app-{i}": {"sessioncart-anywhere.war": None} for i in (1, 2, 3)})
+    checks = kind.read_back(stack, "app-1", plan.arms[1])
+    assert all(c.ok for c in checks) and checks[-1].actual == "not counted (statistics off)"

@@ -8,7 +8,8 @@ otherwise make the arms take turns with a reload and a warm-up each: on 27 Novem
 left the same arm 2x apart between turns). Nothing is written to a server. The proof is read
 from the servers before every trial: the arm's WAR is deployed and serving on each node, and
 what the deployment's own session cache holds matches what the app says of it (app.toml's
-``session_cache``; ``read_back``).
+``session_cache``; ``read_back``). After every window, the answers prove its session affinity
+(``affinity``; ``read_back_load``): whether the session ids the shoppers got named a node.
 """
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ class DeploymentChange(ChangeKind):
         cache holds every entry on every node, so a deployment whose descriptor did not take
         effect shows nodes with fewer entries than others. A distributed one holds each entry
         on its owners only, and where the keys hash decides the counts, so no count proves
-        it: they are shown."""
+        it: they are shown if its statistics are on (a recipe that needs no count leaves them
+        off, and saves the reload that turning them on costs)."""
         nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
         if not deployment.session_cache or node != nodes[0]:
             return []
@@ -80,15 +82,32 @@ class DeploymentChange(ChangeKind):
             except ManagementError as error:
                 return [Check(f"{what} on {member}", "its statistics", str(error), False)]
         shown = ", ".join(f"{n} {e}" for n, e in entries.items())
+        if deployment.session_cache == "distributed":  # shown where counted, never judged
+            counted = shown if None not in entries.values() else "not counted (statistics off)"
+            return [Check(f"{what}: entries per node (distributed)", "any", counted, True)]
         if None in entries.values():
             return [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled on the "
                           "cache it is made from)", shown, False)]
-        if deployment.session_cache == "distributed":
-            return [Check(f"{what}: entries per node (distributed)", "any", shown, True)]
         most = max(entries.values())
         return [Check(f"{what}: every entry on every node (replicated)",
                       f"the same count on all {len(entries)} nodes, above 0", shown,
                       most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+
+    def read_back_load(self, arm: Arm, numbers: dict) -> list[Check]:
+        """The session affinity the arm's deployment declares, read from the window's answers:
+        with ``primary-owner``, every session id the shoppers got ends with the route of the
+        node that owns it (so their later requests go there); with ``none``, no id names a
+        node (so every request goes through the balancer's rotation)."""
+        affinity = self.deployment(arm).affinity
+        if not affinity:
+            return []
+        opened, routed = numbers.get("sessions"), numbers.get("sessions_routed")
+        what = f"session ids naming a node ({self.deployment(arm).war_name})"
+        if not opened:
+            return [Check(what, "sessions opened in the window", f"{opened} sessions", False)]
+        wanted = opened if affinity == "primary-owner" else 0
+        return [Check(what, f"{wanted} of {opened} (affinity {affinity})", f"{routed} of {opened}",
+                      routed == wanted)]
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
