@@ -65,7 +65,8 @@ def _settings(descriptor: bytes) -> bytes:
 
 
 def test_an_unknown_deployment_lists_the_app_s_deployments():
-    with pytest.raises(apps.AppError, match="no deployment 'shared'; allowed: replicated, anywhere"):
+    with pytest.raises(apps.AppError,
+                       match="no deployment 'shared'; allowed: replicated, anywhere"):
         apps.load("sessioncart").deployment("shared")
 
 
