@@ -74,8 +74,8 @@ class App:
     workload: str = ""
     inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
     overlay: str = ""  # its own deployment's overlay folder, if any
-    session_cache: str = ""  # its own deployment's, as Deployment.session_cache
-    affinity: str = ""  # its own deployment's, as Deployment.affinity
+    # its own deployment's session_cache and affinity (keys of CHOICES), as Deployment's
+    sessions: dict[str, str] = field(default_factory=dict)
     others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
 
     @property
@@ -89,8 +89,7 @@ class App:
     @property
     def deployments(self) -> tuple[Deployment, ...]:
         """Every WAR of the app a node deploys, its own first."""
-        own = Deployment("", self.war_name, self.context_root, self.overlay, self.session_cache,
-                         self.affinity)
+        own = Deployment("", self.war_name, self.context_root, self.overlay, **self.sessions)
         return (own, *self.others)
 
     def deployment(self, name: str = "") -> Deployment:
@@ -185,12 +184,16 @@ def _load(name: str, root: str) -> App:
     return App(name, data["context_root"], f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}",
                mixes, transactions, folder, data["webapp"], data["workload"],
                inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
-               session_cache=data.get("session_cache", ""), affinity=data.get("affinity", ""),
-               others=others)
+               sessions=_sessions(data), others=others)
 
 
 # What a deployment may say of its sessions, each key's allowed values (checked by a run).
 CHOICES = {"session_cache": ("replicated", "distributed"), "affinity": ("primary-owner", "none")}
+
+
+def _sessions(table: dict) -> dict[str, str]:
+    """What a table (app.toml's top, or a [deployments.<name>]) says of its sessions."""
+    return {key: table.get(key, "") for key in CHOICES}
 
 
 def _choice_problems(key: str, table: dict, where: str = "") -> list[str]:
@@ -224,6 +227,5 @@ def _deployments(app: str, table, folder: Path, problems: list[str]) -> tuple[De
                             f"apps/{app}/")
             continue
         found.append(Deployment(name, f"{app}-{name}.war", entry["context_root"],
-                                entry["overlay"], entry.get("session_cache", ""),
-                                entry.get("affinity", "")))
+                                entry["overlay"], **_sessions(entry)))
     return tuple(found)

@@ -98,11 +98,12 @@ class DeploymentChange(ChangeKind):
         with ``primary-owner``, every session id the shoppers got ends with the route of the
         node that owns it (so their later requests go there); with ``none``, no id names a
         node (so every request goes through the balancer's rotation)."""
-        affinity = self.deployment(arm).affinity
+        deployment = self.deployment(arm)
+        affinity = deployment.affinity
         if not affinity:
             return []
         opened, routed = numbers.get("sessions"), numbers.get("sessions_routed")
-        what = f"session ids naming a node ({self.deployment(arm).war_name})"
+        what = f"session ids naming a node ({deployment.war_name})"
         if not opened:
             return [Check(what, "sessions opened in the window", f"{opened} sessions", False)]
         wanted = opened if affinity == "primary-owner" else 0
