@@ -40,7 +40,7 @@ from .changes import nodes as node_setup
 from .errors import DirtyTree
 from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
 from .recipe import Recipe, measured_hash, recipe_hash
-from .stack import NodeConfig, Stack, StackConfig
+from .stack import TIERED, NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
 from .together import together
 
@@ -55,15 +55,16 @@ def stack_config(recipe: Recipe) -> StackConfig:
     return StackConfig(db_cpuset=s.db_cpuset, loadgen_cpuset=s.loadgen_cpuset, db_memory=s.db_memory)
 
 
-def node_config(recipe: Recipe, share: int = 1) -> NodeConfig:
+def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig:
     """The node every arm starts from, before its change kind adds its own difference;
-    ``share`` nodes measured side by side split the application server's CPU quota."""
+    ``share`` nodes measured side by side split the application server's CPU quota; ``jit``
+    is the profile's (stack.NodeConfig)."""
     s = recipe.stack
     cpus = s.app_cpus / share if s.app_cpus else None
     app = recipe.workload.app
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
                       jvm_options=s.jvm_options, server_config=s.server_config,
-                      apps=() if app == apps.ORDERENTRY else (app,))
+                      apps=() if app == apps.ORDERENTRY else (app,), jit=jit)
 
 
 def period_blocks(plan: Plan, prof) -> int | None:
@@ -111,7 +112,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms, {_layout_text(plan, blocks)}; "
         f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
-    base = node_config(recipe, share=plan.concurrency)
+    base = node_config(recipe, share=plan.concurrency, jit=prof.jit)
     servers = topology.topology_for(recipe)
     reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
     mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(

@@ -276,6 +276,7 @@ class Profile:
     compile_side_by_side: bool = False  # nodes compile together (CI) or alone
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
     reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
+    jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,9 @@ from .together import together
 os.environ.setdefault("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
 
 DEFAULT_JVM_OPTIONS = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:CICompilerCount=3"
+# What a node's JIT compiles with (a profile's ``jit``): both tiers, or the first only.
+TIERED, C1_ONLY = "tiered", "c1"
+JITS = (TIERED, C1_ONLY)
 CPU_PERIOD_US = 10_000  # CFS period of quotas: 10 ms slices instead of Docker's 100 ms
 
 
@@ -57,6 +60,9 @@ class NodeConfig:
     network_aliases: tuple[str, ...] = ()
     # Applications deployed at boot beside orderentry, which the image holds (apps.py).
     apps: tuple[str, ...] = ()
+    # The profile's JIT (profiles.toml, ``jit``): C1_ONLY adds -XX:TieredStopAtLevel=1 unless
+    # the node's own options already say something of the tiers.
+    jit: str = TIERED
 
     def with_changes(self, **changes) -> "NodeConfig":
         return replace(self, **changes)
@@ -69,10 +75,14 @@ class NodeConfig:
         return max(1, min(size, math.ceil(self.cpus))) if self.cpus else size
 
     def jvm_command_line(self) -> str:
-        """The JVM options as started: the configured ones plus the processor count."""
-        if "ActiveProcessorCount" in self.jvm_options:
-            return self.jvm_options
-        return f"{self.jvm_options} -XX:ActiveProcessorCount={self.active_processors}"
+        """The JVM options as started: the configured ones, the processor count, and the
+        profile's limit on the JIT's tiers."""
+        parts = [self.jvm_options]
+        if "ActiveProcessorCount" not in self.jvm_options:
+            parts.append(f"-XX:ActiveProcessorCount={self.active_processors}")
+        if self.jit == C1_ONLY and "Tiered" not in self.jvm_options:
+            parts.append("-XX:TieredStopAtLevel=1")
+        return " ".join(parts)
 
 
 @dataclass(frozen=True)

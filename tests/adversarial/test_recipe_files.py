@@ -18,6 +18,7 @@ RECIPE_CASES = [
     ("unknown mix", 'mix = "default"', 'mix = "nonsense"', ["nonsense"]),
     ("expected not allowed", 'expected = "better"', 'expected = "faster"', ["expected"]),
     ("unknown profile key", 'window_s = 2', 'window_secs = 2', ["window_secs"]),
+    ("unknown jit", 'window_s = 2', 'window_s = 2\njit = "c2"', ["jit", "tiered", "c1"]),
     ("negative users", 'users = 32', 'users = -3', ["workload.users"]),
     ("app cpuset beyond the CPUs", 'app_cpuset = "1"', 'app_cpuset = "63"',
      ["stack.app_cpuset", "'63'", "allowed: CPUs from 0"]),

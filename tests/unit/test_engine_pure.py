@@ -14,7 +14,9 @@ from tuninglab.analysis.curves import find_knee
 from tuninglab.changes import parse_pg_fragment, same
 from tuninglab.plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SHARED, SWEEP,
                             compile_plan)
+from tuninglab.experiment import node_config
 from tuninglab.recipe import Tolerance, load_recipe
+from tuninglab.stack import C1_ONLY, NodeConfig
 from tuninglab.result import headline as result_headline
 from tuninglab.warmup import SteadyRule, Window
 
@@ -82,6 +84,19 @@ def test_the_ci_profile_keeps_only_the_two_ends():
     loads = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), switch="runtime",
                          points="ends")
     assert loads.load_values == (0, 1000) and len(loads.arms) == 4
+
+
+def test_the_ci_profile_compiles_with_c1_only_and_the_published_one_with_both_tiers():
+    recipe = _recipe("jvm-gc-collector", "guide")
+    quick, full = recipe.profile("quick"), recipe.profile("full")
+    ci = node_config(recipe, jit=quick.jit).jvm_command_line().split()
+    published = node_config(recipe, jit=full.jit).jvm_command_line().split()
+    assert "-XX:TieredStopAtLevel=1" in ci and not any("Tiered" in o for o in published)
+    assert set(ci) - set(published) == {"-XX:TieredStopAtLevel=1"}
+    # a node whose own options set the tiers keeps them: the profile adds nothing
+    own = NodeConfig(jvm_options="-Xmx1g -XX:-TieredCompilation", jit=C1_ONLY)
+    assert own.jvm_command_line().split() == ["-Xmx1g", "-XX:-TieredCompilation",
+                                              "-XX:ActiveProcessorCount=1"]
 
 
 def test_a_sweep_without_its_reference_still_has_a_curve_and_a_knee():
