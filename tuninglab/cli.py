@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
                         "default: the nodes' core divided among them")
     c.add_argument("--policy", default="roundrobin")
     c.add_argument("--server-maxconn", type=int, default=0)
+    c.add_argument("--jit", choices=("tiered", "c1"), default="tiered",  # stack.JITS
+                   help="the nodes' JIT: tiered (the full profile's) or c1 (the CI profile's)")
     c.add_argument("--no-save", action="store_true", help="print, do not store")
     c.set_defaults(handler=_cluster)
 
@@ -113,7 +115,7 @@ def _cluster(args) -> int:
     spec = cluster.ClusterSpec.of(args.nodes, cpus[0] if len(cpus) == 1 else cpus,
                                   args.policy, args.server_maxconn,
                                   key=lambda name: "--" + name.replace("_", "-"))
-    record = cluster.probe(spec)
+    record = cluster.probe(spec, jit=args.jit)
     report = record["report"]
     for name, view in report["views"].items():
         print(f"{name}: view {view}")
