@@ -84,8 +84,9 @@ def _parser() -> argparse.ArgumentParser:
                         "default: the nodes' core divided among them")
     c.add_argument("--policy", default="roundrobin")
     c.add_argument("--server-maxconn", type=int, default=0)
-    c.add_argument("--jit", choices=("tiered", "c1"), default="tiered",  # stack.JITS
-                   help="the nodes' JIT: tiered (the full profile's) or c1 (the CI profile's)")
+    c.add_argument("--profile", choices=("full", "quick"), default="full",
+                   help="boot the nodes as this profile's runs do (quick: C1 alone and the "
+                        "class-data archive)")
     c.add_argument("--no-save", action="store_true", help="print, do not store")
     c.set_defaults(handler=_cluster)
 
@@ -115,7 +116,7 @@ def _cluster(args) -> int:
     spec = cluster.ClusterSpec.of(args.nodes, cpus[0] if len(cpus) == 1 else cpus,
                                   args.policy, args.server_maxconn,
                                   key=lambda name: "--" + name.replace("_", "-"))
-    record = cluster.probe(spec, jit=args.jit)
+    record = cluster.probe(spec, base=_profile_node(args.profile), profile=args.profile)
     report = record["report"]
     for name, view in report["views"].items():
         print(f"{name}: view {view}")
@@ -125,6 +126,18 @@ def _cluster(args) -> int:
     if not args.no_save:
         print(f"stored {cluster.store(record)}")
     return 0
+
+
+def _profile_node(profile: str):
+    """A node as the profile's runs boot it (what profiles.toml adds to the JVM)."""
+    import docker
+
+    from . import cds
+    from .recipe import profile_defaults
+    from .stack import NodeConfig
+    wanted = profile_defaults()[profile]
+    archive = cds.volume_for(docker.from_env()) if wanted.get("class_archive") else ""
+    return NodeConfig(jit=wanted.get("jit", "tiered"), class_archive=archive)
 
 
 def _clean(args) -> int:

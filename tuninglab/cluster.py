@@ -35,7 +35,7 @@ from . import interference
 from .containers import DERIVED_CONFIGS, Balancer, DerivedConfig
 from .load import smoke_test
 from .plan import CLUSTER_TARGET
-from .stack import TIERED, NodeConfig, Stack
+from .stack import NodeConfig, Stack
 
 __all__ = ["ClusterError", "ClusterInputError", "ClusterSpec", "ClusterReport", "form",
            "rejoin", "verify", "wait_until_formed", "probe", "store", "MAX_NODES",
@@ -234,10 +234,12 @@ def wait_until_formed(stack: Stack, spec: ClusterSpec, timeout_s: float = 90.0) 
     stack.balancers[BALANCER_NAME].wait_until_up(timeout_s)
 
 
-def probe(spec: ClusterSpec, progress=print, jit: str = TIERED) -> dict:
+def probe(spec: ClusterSpec, progress=print, base: NodeConfig = NodeConfig(),
+          profile: str = "full") -> dict:
     """Form the cluster on a stack of its own, verify it and remove it: the record of what
     that took on this engine (local or DOCKER_HOST), to store under results/probes/cluster.
-    ``jit``: the nodes' JIT, as a profile sets it (stack.NodeConfig)."""
+    ``base``: the node the nodes are made from, as ``profile`` boots it (its JIT, its
+    class-data archive: stack.NodeConfig)."""
     from datetime import datetime, timezone
 
     from . import provenance
@@ -245,13 +247,14 @@ def probe(spec: ClusterSpec, progress=print, jit: str = TIERED) -> dict:
     report = ClusterReport()
     with Stack(progress=progress) as stack:
         report.stack_started_s = stack.started_in_s
-        form(stack, spec, report, base=NodeConfig(jit=jit))
+        form(stack, spec, report, base=base)
         verify(stack, spec, report)
         engine = stack.client.info()
         images_used = dict(stack.image_ids)
     return {"probe": PROBE_NAME, "spec": {"nodes": spec.nodes, "cpus": list(spec.cpus),
                                         "policy": spec.policy, "cpuset": spec.cpuset,
-                                        "jit": jit},
+                                        "profile": profile, "jit": base.jit,
+                                        "class_archive": base.class_archive},
             "report": report.as_dict(),
             "provenance": {**provenance.machine(), **provenance.git(),
                            "started": started.isoformat(),

@@ -3,12 +3,12 @@ import ipaddress
 
 import pytest
 
-from tuninglab import apps, load
+from tuninglab import apps, cds, load
 from tuninglab.compiler_cpu import compiler_threads_cpu
 from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
 from tuninglab.load import LoadSpec, load_metrics
-from tuninglab.stack import NodeConfig
+from tuninglab.stack import C1_ONLY, CLASS_ARCHIVE_DIR, CLASS_ARCHIVE_FILE, NodeConfig, Stack
 
 from .conftest import run_labels
 
@@ -80,3 +80,20 @@ def test_nothing_is_left_after_the_stack_closes(client):
         run_id = s.scope.run_id
         assert run_labels(client, run_id), "the running stack must be labelled"
     assert run_labels(client, run_id) == []
+
+
+def test_a_ci_node_boots_on_c1_with_its_classes_mapped_from_the_archive(client):
+    """What the CI profile adds to a node's JVM takes effect: the JIT stops at C1 and the JVM
+    maps the class-data archive that scripts/setup.sh made (a JVM that cannot use an archive
+    boots without it and says nothing, so the test reads the process's memory map)."""
+    volume = cds.volume_for(client)
+    assert volume, "no class-data archive on the engine: run bash scripts/setup.sh"
+    config = NodeConfig(jit=C1_ONLY, class_archive=volume)
+    with Stack(nodes={"app": config}, progress=lambda line: None) as ci:
+        node = ci.nodes["app"]
+        maps = node.run(["sh", "-c", "for p in /proc/[0-9]*; do [ \"$(cat $p/comm)\" = java ] "
+                                     "&& cat $p/maps; done; true"])
+        arguments = ci.management.read_attribute(
+            [("core-service", "platform-mbean"), ("type", "runtime")], "input-arguments")
+    assert f"{CLASS_ARCHIVE_DIR}/{CLASS_ARCHIVE_FILE}" in maps
+    assert "-XX:TieredStopAtLevel=1" in arguments
