@@ -3,7 +3,7 @@
 #
 #   bash scripts/setup.sh            do every step that is out of date
 #   bash scripts/setup.sh --check    report what is out of date, change nothing (exit 1 if any)
-#   bash scripts/setup.sh STEP...    only these steps: venv engine downloads app images archive
+#   bash scripts/setup.sh STEP...    only these steps: venv engine downloads app images
 #
 # Steps (each skips itself when nothing it depends on changed):
 #   venv       .venv from requirements.txt (+ the project, when pyproject.toml exists)
@@ -12,8 +12,6 @@
 #   app        apps/orderentry/target/orderentry.war and server-modules/*/target/*.jar (Maven)
 #   images     tuninglab/base:trixie (or $TUNINGLAB_BASE_IMAGE), tuninglab/db:17,
 #              tuninglab/wildfly:39.0.1, tuninglab/k6:1.8.1, tuninglab/haproxy:trixie
-#   archive    the CI profile's class-data archive of WildFly (a Docker volume per image id;
-#              tuninglab/cds.py): one node boots and shuts down, about 20 s
 #
 # Environment: TUNINGLAB_CACHE, TUNINGLAB_BASE_IMAGE, TUNINGLAB_DB_SCALE (default 1),
 # TUNINGLAB_PYTHON, DOCKER_HOST.
@@ -27,7 +25,7 @@ TL_BUILD="$ROOT/.build"
 TL_LOGS="$TL_BUILD/logs"
 TL_CHECK=0
 TL_OUTDATED=0
-ALL_STEPS=(venv engine downloads app images archive)
+ALL_STEPS=(venv engine downloads app images)
 
 source "$LIB/versions.sh"
 source "$LIB/common.sh"
@@ -37,7 +35,6 @@ source "$LIB/downloads.sh"
 source "$LIB/app.sh"
 source "$LIB/images.sh"
 source "$LIB/stack-images.sh"
-source "$LIB/archive.sh"
 
 # The header comment above is the usage text.
 usage() { awk 'NR > 1 && /^# shellcheck/ { exit } NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
@@ -48,7 +45,7 @@ main() {
     case "$1" in
       --check | status) TL_CHECK=1 ;;
       -h | --help) usage; return 0 ;;
-      venv | engine | downloads | app | images | archive) steps+=("$1") ;;
+      venv | engine | downloads | app | images) steps+=("$1") ;;
       *) usage >&2; die "unknown argument: $1" "see the usage above" ;;
     esac
     shift

@@ -85,8 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--policy", default="roundrobin")
     c.add_argument("--server-maxconn", type=int, default=0)
     c.add_argument("--profile", choices=("full", "quick"), default="full",
-                   help="boot the nodes as this profile's runs do (quick: C1 alone and the "
-                        "class-data archive)")
+                   help="boot the nodes as this profile's runs do (quick: C1 alone)")
     c.add_argument("--no-save", action="store_true", help="print, do not store")
     c.set_defaults(handler=_cluster)
 
@@ -130,14 +129,9 @@ def _cluster(args) -> int:
 
 def _profile_node(profile: str):
     """A node as the profile's runs boot it (what profiles.toml adds to the JVM)."""
-    import docker
-
-    from . import cds
     from .recipe import profile_defaults
     from .stack import NodeConfig
-    wanted = profile_defaults()[profile]
-    archive = cds.volume_for(docker.from_env()) if wanted.get("class_archive") else ""
-    return NodeConfig(jit=wanted.get("jit", "tiered"), class_archive=archive)
+    return NodeConfig(jit=profile_defaults()[profile].get("jit", "tiered"))
 
 
 def _clean(args) -> int:

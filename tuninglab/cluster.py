@@ -238,8 +238,8 @@ def probe(spec: ClusterSpec, progress=print, base: NodeConfig = NodeConfig(),
           profile: str = "full") -> dict:
     """Form the cluster on a stack of its own, verify it and remove it: the record of what
     that took on this engine (local or DOCKER_HOST), to store under results/probes/cluster.
-    ``base``: the node the nodes are made from, as ``profile`` boots it (its JIT, its
-    class-data archive: stack.NodeConfig)."""
+    ``base``: the node the nodes are made from, as ``profile`` boots it (its JIT:
+    stack.NodeConfig)."""
     from datetime import datetime, timezone
 
     from . import provenance
@@ -253,8 +253,7 @@ def probe(spec: ClusterSpec, progress=print, base: NodeConfig = NodeConfig(),
         images_used = dict(stack.image_ids)
     return {"probe": PROBE_NAME, "spec": {"nodes": spec.nodes, "cpus": list(spec.cpus),
                                         "policy": spec.policy, "cpuset": spec.cpuset,
-                                        "profile": profile, "jit": base.jit,
-                                        "class_archive": base.class_archive},
+                                        "profile": profile, "jit": base.jit},
             "report": report.as_dict(),
             "provenance": {**provenance.machine(), **provenance.git(),
                            "started": started.isoformat(),

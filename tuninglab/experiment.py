@@ -31,7 +31,7 @@ from typing import Callable
 
 import docker
 
-from . import (apps, cds, changes, design, images, layout, load, preflight, provenance, result,
+from . import (apps, changes, design, images, layout, load, preflight, provenance, result,
                stackpool, staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
@@ -55,18 +55,16 @@ def stack_config(recipe: Recipe) -> StackConfig:
     return StackConfig(db_cpuset=s.db_cpuset, loadgen_cpuset=s.loadgen_cpuset, db_memory=s.db_memory)
 
 
-def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED,
-                class_archive: str = "") -> NodeConfig:
+def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig:
     """The node every arm starts from, before its change kind adds its own difference;
     ``share`` nodes measured side by side split the application server's CPU quota; ``jit``
-    and ``class_archive`` (a volume name) are what the profile adds (stack.NodeConfig)."""
+    is the profile's (stack.NodeConfig)."""
     s = recipe.stack
     cpus = s.app_cpus / share if s.app_cpus else None
     app = recipe.workload.app
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
                       jvm_options=s.jvm_options, server_config=s.server_config,
-                      apps=() if app == apps.ORDERENTRY else (app,), jit=jit,
-                      class_archive=class_archive)
+                      apps=() if app == apps.ORDERENTRY else (app,), jit=jit)
 
 
 def period_blocks(plan: Plan, prof) -> int | None:
@@ -114,8 +112,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     say(f"{recipe.id}: profile {profile}: {len(plan.arms)} arms, {_layout_text(plan, blocks)}; "
         f"{prof.blocks} blocks of {lead} + {prof.window_s} s measured per "
         f"trial; change: {kind.describe()}")
-    base = node_config(recipe, share=plan.concurrency, jit=prof.jit,
-                       class_archive=_class_archive(prof, say))
+    base = node_config(recipe, share=plan.concurrency, jit=prof.jit)
     servers = topology.topology_for(recipe)
     reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
     mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(
@@ -156,17 +153,6 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         shown = path.relative_to(layout.REPO_ROOT) if path.is_relative_to(layout.REPO_ROOT) else path
         say(f"stored {shown}")
     return out
-
-
-def _class_archive(prof, say) -> str:
-    """The class-data archive's volume if the profile wants one and the engine has it."""
-    if not prof.class_archive:
-        return ""
-    volume = cds.volume_for(docker.from_env())
-    if not volume:
-        say("no class-data archive on this engine (scripts/setup.sh makes it): the nodes boot "
-            "without one")
-    return volume
 
 
 def _first_arms(plan: Plan, block: design.Block) -> dict[str, Arm]:

@@ -277,7 +277,6 @@ class Profile:
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
     reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
     jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
-    class_archive: bool = False  # CI: nodes map their classes from an archive (cds.py)
 
 
 @dataclass(frozen=True)

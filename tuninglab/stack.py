@@ -43,8 +43,6 @@ DEFAULT_JVM_OPTIONS = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:CICompilerCount=3"
 # What a node's JIT compiles with (a profile's ``jit``): both tiers, or the first only.
 TIERED, C1_ONLY = "tiered", "c1"
 JITS = (TIERED, C1_ONLY)
-# Where a node finds the CI profile's class-data archive (cds.py): a volume mounted read-only.
-CLASS_ARCHIVE_DIR, CLASS_ARCHIVE_FILE = "/opt/tuninglab/cds", "wildfly.jsa"
 CPU_PERIOD_US = 10_000  # CFS period of quotas: 10 ms slices instead of Docker's 100 ms
 
 
@@ -65,8 +63,6 @@ class NodeConfig:
     # The profile's JIT (profiles.toml, ``jit``): C1_ONLY adds -XX:TieredStopAtLevel=1 unless
     # the node's own options already say something of the tiers.
     jit: str = TIERED
-    # The volume holding the profile's class-data archive (cds.py), "" for none.
-    class_archive: str = ""
 
     def with_changes(self, **changes) -> "NodeConfig":
         return replace(self, **changes)
@@ -79,15 +75,13 @@ class NodeConfig:
         return max(1, min(size, math.ceil(self.cpus))) if self.cpus else size
 
     def jvm_command_line(self) -> str:
-        """The JVM options as started: the configured ones, the processor count, and what the
-        profile adds for a quicker boot (the JIT's tiers, a class-data archive)."""
+        """The JVM options as started: the configured ones, the processor count, and the
+        profile's limit on the JIT's tiers."""
         parts = [self.jvm_options]
         if "ActiveProcessorCount" not in self.jvm_options:
             parts.append(f"-XX:ActiveProcessorCount={self.active_processors}")
         if self.jit == C1_ONLY and "Tiered" not in self.jvm_options:
             parts.append("-XX:TieredStopAtLevel=1")
-        if self.class_archive:
-            parts.append(f"-XX:SharedArchiveFile={CLASS_ARCHIVE_DIR}/{CLASS_ARCHIVE_FILE}")
         return " ".join(parts)
 
 
@@ -460,8 +454,6 @@ class Stack:
                                   derived.derive(base).encode("utf-8"), **derived.files()})
         for app in config.apps:  # deployed by the server's scanner as it boots
             node.with_boot_files(apps.load(app).node_files())
-        if config.class_archive:
-            node.with_volume_mapping(config.class_archive, CLASS_ARCHIVE_DIR, "ro")
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
                 .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)

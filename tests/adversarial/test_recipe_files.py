@@ -19,8 +19,6 @@ RECIPE_CASES = [
     ("expected not allowed", 'expected = "better"', 'expected = "faster"', ["expected"]),
     ("unknown profile key", 'window_s = 2', 'window_secs = 2', ["window_secs"]),
     ("unknown jit", 'window_s = 2', 'window_s = 2\njit = "c2"', ["jit", "tiered", "c1"]),
-    ("class archive not a boolean", 'window_s = 2', 'window_s = 2\nclass_archive = "yes"',
-     ["class_archive"]),
     ("negative users", 'users = 32', 'users = -3', ["workload.users"]),
     ("app cpuset beyond the CPUs", 'app_cpuset = "1"', 'app_cpuset = "63"',
      ["stack.app_cpuset", "'63'", "allowed: CPUs from 0"]),

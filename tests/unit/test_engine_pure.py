@@ -86,17 +86,13 @@ def test_the_ci_profile_keeps_only_the_two_ends():
     assert loads.load_values == (0, 1000) and len(loads.arms) == 4
 
 
-def test_the_ci_profile_boots_on_c1_with_a_class_archive_and_the_published_one_as_shipped():
+def test_the_ci_profile_compiles_with_c1_only_and_the_published_one_with_both_tiers():
     recipe = _recipe("jvm-gc-collector", "guide")
     quick, full = recipe.profile("quick"), recipe.profile("full")
     ci = node_config(recipe, jit=quick.jit).jvm_command_line().split()
     published = node_config(recipe, jit=full.jit).jvm_command_line().split()
     assert "-XX:TieredStopAtLevel=1" in ci and not any("Tiered" in o for o in published)
     assert set(ci) - set(published) == {"-XX:TieredStopAtLevel=1"}
-    # the class-data archive: wanted by the CI profile alone, used where the engine has one
-    assert quick.class_archive and not full.class_archive
-    mapped = node_config(recipe, jit=quick.jit, class_archive="tuninglab-cds-x").jvm_command_line()
-    assert set(mapped.split()) - set(ci) == {"-XX:SharedArchiveFile=/opt/tuninglab/cds/wildfly.jsa"}
     # a node whose own options set the tiers keeps them: the profile adds nothing
     own = NodeConfig(jvm_options="-Xmx1g -XX:-TieredCompilation", jit=C1_ONLY)
     assert own.jvm_command_line().split() == ["-Xmx1g", "-XX:-TieredCompilation",
