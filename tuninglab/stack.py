@@ -42,7 +42,6 @@ os.environ.setdefault("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
 DEFAULT_JVM_OPTIONS = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:CICompilerCount=3"
 # What a node's JIT compiles with (a profile's ``jit``): both tiers, or the first only.
 TIERED, C1_ONLY = "tiered", "c1"
-JITS = (TIERED, C1_ONLY)
 CPU_PERIOD_US = 10_000  # CFS period of quotas: 10 ms slices instead of Docker's 100 ms
 
 

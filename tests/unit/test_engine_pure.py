@@ -12,12 +12,12 @@ from tuninglab import design, interference, layout, report
 from tuninglab.analysis import agrees, analyse, trial_errors
 from tuninglab.analysis.curves import find_knee
 from tuninglab.changes import parse_pg_fragment, same
+from tuninglab.experiment import node_config
 from tuninglab.plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SHARED, SWEEP,
                             compile_plan)
-from tuninglab.experiment import node_config
 from tuninglab.recipe import Tolerance, load_recipe
-from tuninglab.stack import C1_ONLY, NodeConfig
 from tuninglab.result import headline as result_headline
+from tuninglab.stack import C1_ONLY, NodeConfig
 from tuninglab.warmup import SteadyRule, Window
 
 
