@@ -269,7 +269,7 @@ class Profile:
     compile_max_s: int
     plateau_max_s: int
     max_retries: int
-    points: str = "all"  # "ends": only a sweep's (and load levels') ends and reference
+    points: str = "all"  # "ends": only a sweep's and load levels' ends (plan.compile_plan)
     interference: str = "enforce"  # "record": disturbances noted, trials not re-run
     periods: int = 4  # a crossover whose arms swap with a reload or a restart: its periods
     launches: int = 1  # a sweep with a node per value: how often each node starts anew

@@ -81,9 +81,12 @@ def test_the_ci_profile_keeps_only_the_two_ends():
     plan = compile_plan(recipe, switch="restart", points="ends")
     values = recipe.sweep.values
     assert [a.value for a in plan.arms] == [values[0], values[-1]]
+    # load levels crossed with a change: only the last; a curve of the load alone: both ends
     loads = compile_plan(_recipe("ejb3-pass-by-reference", "guide"), switch="runtime",
                          points="ends")
-    assert loads.load_values == (0, 1000) and len(loads.arms) == 4
+    assert loads.load_values == (1000,) and len(loads.arms) == 2
+    curve = compile_plan(_recipe("users-load-curve", "guide"), switch="runtime", points="ends")
+    assert curve.load_values == (1, 100) and len(curve.arms) == 2
 
 
 def test_the_ci_profile_compiles_with_c1_only_and_the_published_one_with_both_tiers():
