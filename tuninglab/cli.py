@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import api, report
 from .errors import EXIT_CODES, classify
-from .recipe import RecipeError
+from .recipe import RecipeError, profile_defaults
 from .store import ResultError
 
 
@@ -84,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
                         "default: the nodes' core divided among them")
     c.add_argument("--policy", default="roundrobin")
     c.add_argument("--server-maxconn", type=int, default=0)
-    c.add_argument("--profile", choices=("full", "quick"), default="full",
+    c.add_argument("--profile", choices=tuple(profile_defaults()), default="full",
                    help="boot the nodes as this profile's runs do (quick: C1 alone)")
     c.add_argument("--no-save", action="store_true", help="print, do not store")
     c.set_defaults(handler=_cluster)
@@ -129,9 +129,8 @@ def _cluster(args) -> int:
 
 def _profile_node(profile: str):
     """A node as the profile's runs boot it (what profiles.toml adds to the JVM)."""
-    from .recipe import profile_defaults
     from .stack import NodeConfig
-    return NodeConfig(jit=profile_defaults()[profile].get("jit", "tiered"))
+    return NodeConfig(jit=profile_defaults()[profile]["jit"])
 
 
 def _clean(args) -> int:
