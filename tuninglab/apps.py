@@ -4,7 +4,8 @@
 stack inputs of every recipe. Any other application is a folder under ``apps/`` with an
 ``app.toml`` (see ``apps/sessioncart``): a web application (a folder zipped into a WAR when a
 node is created, so there is no build step) and a k6 script that prints its summary in the
-contract of ``workloads/mix.js``. A recipe picks one with ``[workload] app``; every node of its
+contract of ``workloads/mix.js``, or ``workload = "orderentry"``: an app that answers a part
+of orderentry's API (``apps/ordermfg``) is driven by mix.js itself. A recipe picks one with ``[workload] app``; every node of its
 stack then deploys it beside orderentry, and the load generator runs its script. Such an app
 is a stack input of its own (staleness.role_inputs): a change to it stales only the results
 of the recipes that drive it.
@@ -124,8 +125,11 @@ class App:
         return {f"{DEPLOYMENTS_DIR}/{d.war_name}": self.war(d) for d in self.deployments}
 
     def loadgen_files(self) -> dict[str, bytes]:
-        """What the load generator needs to drive it: its k6 script."""
-        return {} if self.built_in else {self.script: (self.folder / self.workload).read_bytes()}
+        """What the load generator needs to drive it: its k6 script (none for an app driven by
+        orderentry's own, which the load generator's image has)."""
+        if self.built_in or self.workload == ORDERENTRY:
+            return {}
+        return {self.script: (self.folder / self.workload).read_bytes()}
 
 
 def _tree(root: Path) -> dict[str, Path]:
@@ -167,6 +171,8 @@ def _load(name: str, root: str) -> App:
     problems += _choice_problems("session_cache", data)
     problems += _choice_problems("affinity", data)
     for key in ("webapp", "workload", "overlay"):
+        if key == "workload" and data.get(key) == ORDERENTRY:
+            continue  # orderentry's own script: the app answers a part of its API
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
             problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
     others = _deployments(name, data.get("deployments", {}), folder, problems)
@@ -181,7 +187,9 @@ def _load(name: str, root: str) -> App:
     if problems:
         raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
     transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
-    return App(name, data["context_root"], f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}",
+    script = (_load(ORDERENTRY, root).script if data["workload"] == ORDERENTRY
+              else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}")
+    return App(name, data["context_root"], script,
                mixes, transactions, folder, data["webapp"], data["workload"],
                inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
                sessions=_sessions(data), others=others)

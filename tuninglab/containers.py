@@ -46,6 +46,13 @@ class LabContainer(DockerContainer):
         self._create_options["cpu_period"] = period_us
         return self
 
+    def with_cpu_quota(self, cpus: float | None, period_us: int) -> "LabContainer":
+        """A CPU quota from the start (None: none), counted in CFS periods of ``period_us``."""
+        self.with_cpu_period(period_us)
+        if cpus:
+            self._create_options["cpu_quota"] = int(cpus * period_us)
+        return self
+
     def with_memory(self, limit: str | None) -> "LabContainer":
         if limit:
             self._create_options["mem_limit"] = limit

@@ -52,7 +52,8 @@ TRIAL_OVERHEAD_S = 1.5  # checks, k6 start-up and telemetry per trial, for time 
 
 def stack_config(recipe: Recipe) -> StackConfig:
     s = recipe.stack
-    return StackConfig(db_cpuset=s.db_cpuset, loadgen_cpuset=s.loadgen_cpuset, db_memory=s.db_memory)
+    return StackConfig(db_cpuset=s.db_cpuset, loadgen_cpuset=s.loadgen_cpuset, db_memory=s.db_memory,
+                       databases=s.databases, db_cpus=s.db_cpus)
 
 
 def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig:
@@ -547,6 +548,8 @@ def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:
                           "jvm_command_line": stack.node_configs[n].jvm_command_line()},
                           "jvm": provenance.jvm_facts(stack, n)} for n in nodes},
             "placement": {"db": stack.config.db_cpuset, "loadgen": stack.config.loadgen_cpuset,
+                          "databases": {name: stack.limits_of(name)["cpus"]
+                                        for name in stack.databases},
                           "engine_local": stack.local_engine},
             "stack_inputs": staleness.stack_inputs_hash(),
             "stack_ready_s": stack.started_in_s, **code}

@@ -77,9 +77,11 @@ CHANGE_KEYS = {
     "balancer-policy": ("policy",),
     "active-nodes": ("active_nodes",),
     "deployment": ("deployment",),
+    "database-split": ("deployment", "db_cpus"),
     "none": ("switch",),
 }
-CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": ()}
+CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (),
+                   "database-split": ("deployment",)}
 # Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
 CLUSTER_KINDS = ("balancer-policy", "active-nodes")
 # The primary metric of a recipe whose expected outcome is failed requests: they are then what
@@ -133,6 +135,8 @@ class StackSpec:
     jvm_options: str
     server_config: str
     app_cpus: float | None = None
+    databases: tuple[str, ...] = ("db",)  # the stack's PostgreSQL containers, by name
+    db_cpus: float | None = None  # each database's CPU quota (None: its cpuset, no quota)
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,7 @@ class Change:
     policy: str | None = None  # kind balancer-policy: the variant's policy (or {value})
     active_nodes: int | str | None = None  # kind active-nodes: nodes in rotation (or {value})
     deployment: str | None = None  # kind deployment: the app's deployment the variant drives
+    db_cpus: float | None = None  # kind database-split: each database's quota in the variant
 
     @property
     def is_none(self) -> bool:
@@ -679,8 +684,9 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
-    if kind == "deployment" and "deployment" in change:
+    if kind in ("deployment", "database-split") and "deployment" in change:
         problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
+    problems += _database_problems(kind, data.get("stack", {}))
     if kind in CLUSTER_KINDS and "cluster" not in data:
         problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
                                                f"cluster, and the recipe has no [cluster]; "
@@ -690,6 +696,21 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
     return problems
+
+
+def _database_problems(kind: str, stack: dict) -> list[Problem]:
+    """The first database is "db" (the image's OrderDS reaches it); a database split needs a
+    second one to split to."""
+    databases = stack.get("databases", ["db"])
+    if not isinstance(databases, list) or not databases:
+        return []  # the schema's message
+    if databases[0] != "db":
+        return [Problem("stack.databases", f"{databases}: the first is the one every node's "
+                                           f"OrderDS reaches; allowed: [\"db\", ...]")]
+    if kind == "database-split" and len(databases) < 2:
+        return [Problem("stack.databases", f"{databases}: a database split needs a second "
+                                           f"database; allowed: e.g. [\"db\", \"db2\"]")]
+    return []
 
 
 def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Problem]:
@@ -909,6 +930,12 @@ def _with_defaults(table: dict, section: str, keys: Iterable[str] | None = None)
     return {**table, **filled}
 
 
+def _build_stack(table: dict) -> StackSpec:
+    values = _with_defaults(table, "stack")
+    return StackSpec(**{**values, "databases": tuple(values["databases"]),
+                        "db_cpus": _cpus(values.get("db_cpus"))})
+
+
 def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
     return Recipe(
         id=data["id"],
@@ -918,7 +945,7 @@ def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
         folder=folder,
         toml_path=toml_path,
         source=_build_source(data["source"]),
-        stack=StackSpec(**_with_defaults(data.get("stack", {}), "stack")),
+        stack=_build_stack(data.get("stack", {})),
         baseline=_build_setup(data.get("baseline", {}), folder),
         change=_build_change(data["change"], folder,
                              _with_defaults(data.get("stack", {}), "stack")["jvm_options"]),
@@ -1008,6 +1035,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         policy=change.get("policy"),
         active_nodes=change.get("active_nodes"),
         deployment=change.get("deployment"),
+        db_cpus=_cpus(change.get("db_cpus")),
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

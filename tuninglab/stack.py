@@ -89,6 +89,10 @@ class StackConfig:
     db_cpuset: str = "0"
     loadgen_cpuset: str = "0"
     db_memory: str = "2g"
+    # The stack's PostgreSQL containers by name, the first the one every node's OrderDS uses.
+    # Each starts from the same image, so each holds the whole data set.
+    databases: tuple[str, ...] = ("db",)
+    db_cpus: float | None = None  # each database's CPU quota on its cpuset (None: none)
 
     @property
     def shared_cpus(self) -> set[int]:
@@ -123,7 +127,7 @@ class Stack:
         self.client = docker.from_env()
         self.scope: cleanup.RunScope | None = None
         self.network: Network | None = None
-        self.db: PostgresNode | None = None
+        self.databases: dict[str, PostgresNode] = {}
         self.loadgen: LoadGenerator | None = None
         self.nodes: dict[str, WildFlyNode] = {}
         self.balancers: dict[str, Balancer] = {}
@@ -174,12 +178,13 @@ class Stack:
         self.network = Network(docker_network_kw={"labels": self.scope.labels("network")})
         self.network.create()
         nodes = self.initial_nodes
-        self.progress(f"stack: starting db (cpuset {self.config.db_cpuset}), load generator and "
+        self.progress(f"stack: starting {', '.join(self.config.databases)} (cpuset "
+                      f"{self.config.db_cpuset}), load generator and "
                       f"{len(nodes)} app-server node(s) on network {self.network.name[:8]}")
         self.loadgen = (LoadGenerator().on(self.network, "loadgen")
                         .with_cpuset(self.config.loadgen_cpuset)
                         .with_labels(self.scope.labels("loadgen")))
-        self._start_together([self._new_db(), self.loadgen], nodes)
+        self._start_together([*self._new_databases(), self.loadgen], nodes)
         if self.reuse:
             self.save_pristine()
         self.started_in_s = time.monotonic() - began
@@ -223,7 +228,8 @@ class Stack:
         return any(config.network_aliases for config in self.initial_nodes.values())
 
     def _record(self) -> dict:
-        return {"network": self.network._network.id, "db": self.db.get_wrapped_container().id,
+        return {"network": self.network._network.id,
+                "databases": {n: c.get_wrapped_container().id for n, c in self.databases.items()},
                 "loadgen": self.loadgen.get_wrapped_container().id,
                 "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()},
                 "common": stackpool.common_key(self.config, self.image_ids, self.pool_extra),
@@ -233,7 +239,7 @@ class Stack:
                               for name, b in self.balancers.items()}}
 
     def _attach(self, record: dict) -> tuple[list[str], list[str]]:
-        """Own a parked stack: a fresh database, every node it keeps back to its first
+        """Own a parked stack: fresh databases, every node it keeps back to its first
         configuration, the nodes it lacks started beside them, the ones it does not use
         removed. Returns (nodes kept, nodes started)."""
         client = self.client
@@ -241,16 +247,18 @@ class Stack:
         # a record from before node keys is only ever claimed by its own kind: every node fits
         parked_keys = record.get("node_keys") or {name: wanted[name] for name in record["nodes"]}
         fitting = stackpool.fitting_nodes(parked_keys, wanted)
+        parked_databases = stackpool.database_ids(record)
         self.scope.adopt(containers=[c for c in stackpool.container_ids(record)
-                                     if c != record["db"]],
+                                     if c not in parked_databases],
                          networks=[record["network"]])
         self.network = Network()
         self.network._network = client.networks.get(record["network"])
         self.network.name = self.network._network.name
-        client.containers.get(record["db"]).remove(force=True, v=True)
+        for cid in parked_databases:
+            client.containers.get(cid).remove(force=True, v=True)
         self.loadgen = LoadGenerator()
         self.loadgen._container = client.containers.get(record["loadgen"])
-        self._new_db().start()
+        together(self._new_databases(), lambda database: database.start())
         self._take_nodes(record["nodes"], fitting)
         for name, parked in record.get("balancers", {}).items():
             balancer = Balancer(parked["backends"], server_maxconn=parked["server_maxconn"])
@@ -295,10 +303,25 @@ class Stack:
                  lambda job: self._start_together([], missing) if job is boot else reset(job))
         self.save_pristine(missing)
 
-    def _new_db(self) -> PostgresNode:
-        self.db = (PostgresNode().on(self.network, "db").with_cpuset(self.config.db_cpuset)
-                   .with_memory(self.config.db_memory).with_labels(self.scope.labels("db")))
-        return self.db
+    def _new_databases(self) -> list[PostgresNode]:
+        config = self.config
+        self.databases = {
+            name: (PostgresNode().on(self.network, name).with_cpuset(config.db_cpuset)
+                   .with_cpu_quota(config.db_cpus, CPU_PERIOD_US).with_memory(config.db_memory)
+                   .with_labels(self.scope.labels(name)))
+            for name in config.databases}
+        self._meters = {k: m for k, m in self._meters.items() if k not in self.databases}
+        return list(self.databases.values())
+
+    @property
+    def db(self) -> PostgresNode | None:
+        """The first database: the one every node's OrderDS reaches."""
+        return self.databases.get(self.config.databases[0])
+
+    def set_database_cpus(self, name: str, cpus: float | None) -> None:
+        """A new CPU quota for a running database (None: none)."""
+        self.databases[name].get_wrapped_container().update(
+            cpu_period=CPU_PERIOD_US, cpu_quota=int(cpus * CPU_PERIOD_US) if cpus else -1)
 
     # -- nodes ----------------------------------------------------------------------------------
     def add_nodes(self, configs: dict[str, NodeConfig]) -> float:
@@ -368,7 +391,7 @@ class Stack:
         return self._management[name]
 
     def meter(self, role: str) -> cgroups.ContainerMeter:
-        """CPU and memory meter of a node (by name) or of "db" / "loadgen"."""
+        """CPU and memory meter of a node or a database (by name), or of "loadgen"."""
         if role not in self._meters:
             container = self._container(role).get_wrapped_container()
             self._meters[role] = cgroups.meter_for(container, self.local_engine)
@@ -399,14 +422,20 @@ class Stack:
         self.restore(name)
 
     def limits_of(self, name: str) -> dict:
-        """The node's limits as the engine reports them (for read-back)."""
-        container = self.nodes[name].get_wrapped_container()
+        """A node's or a database's limits as the engine reports them (for read-back)."""
+        container = self._container(name).get_wrapped_container()
         container.reload()
         host = container.attrs["HostConfig"]
         quota, period = host.get("CpuQuota") or 0, host.get("CpuPeriod") or 0
         cpus = host.get("NanoCpus") / 1e9 if host.get("NanoCpus") else (
             quota / period if quota > 0 and period else None)
         return {"cpuset": host.get("CpusetCpus", ""), "cpus": cpus, "memory": host.get("Memory")}
+
+    def address_of(self, name: str) -> str:
+        """A container's IP address on the stack's network (what a server sees it as)."""
+        container = self._container(name).get_wrapped_container()
+        container.reload()
+        return container.attrs["NetworkSettings"]["Networks"][self.network.name]["IPAddress"]
 
     def engine_cpuset(self) -> str:
         count = self.engine_cpus()
@@ -427,8 +456,8 @@ class Stack:
 
     # -- construction -------------------------------------------------------------------------
     def _container(self, role: str):
-        if role == "db":
-            return self.db
+        if role in self.databases:
+            return self.databases[role]
         if role == "loadgen":
             return self.loadgen
         if role in self.balancers:

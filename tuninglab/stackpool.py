@@ -103,9 +103,14 @@ def fitting_nodes(parked: dict[str, str], wanted: dict[str, str]) -> list[str]:
     return sorted(name for name, key in wanted.items() if parked.get(name) == key)
 
 
+def database_ids(record: dict) -> list[str]:
+    """The databases of a parked stack (a record from before several databases has one)."""
+    return list(record["databases"].values()) if "databases" in record else [record["db"]]
+
+
 def container_ids(record: dict) -> list[str]:
-    """Every container of a parked stack: database, load generator, nodes, balancers."""
-    return [record["db"], record["loadgen"], *record["nodes"].values(),
+    """Every container of a parked stack: databases, load generator, nodes, balancers."""
+    return [*database_ids(record), record["loadgen"], *record["nodes"].values(),
             *(b["id"] for b in record.get("balancers", {}).values())]
 
 

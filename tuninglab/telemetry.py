@@ -53,7 +53,7 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
     members = {}
     if edge == "start":
         members = _members(stack, target, runtime)
-    roles = ["db", "loadgen", *stack.balancers, *stack.nodes]
+    roles = [*stack.databases, "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
             "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
             "host": interference.host_snapshot(stack.local_engine), "members": members}
@@ -94,13 +94,15 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     """
     cpu = {role: after["cpu_s"][role] - before["cpu_s"][role] for role in after["cpu_s"]}
     members = list(after["members"])
-    allowed = {"db": len(interference.cpuset_cpus(stack.config.db_cpuset)),
+    # a database's quota, else its cpuset's CPUs
+    allowed = {**{name: stack.limits_of(name)["cpus"] or len(interference.cpuset_cpus(
+                  stack.config.db_cpuset)) for name in stack.databases},
                "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset))}
     app_cpu_s = sum(cpu[n] for n in members)
     app_allowed = sum(stack.allowed_cpus(n) for n in members)
     containers = {role: {"cpu_s": cpu[role], "allowed_cpus": allowed[role],
                          "cpu_utilisation": cpu[role] / load_s / allowed[role] if load_s > 0
-                         else None, **stack.meter(role).memory()} for role in ("db", "loadgen")}
+                         else None, **stack.meter(role).memory()} for role in allowed}
     memory = [stack.meter(n).memory() for n in members]
     containers["app"] = {"cpu_s": app_cpu_s, "allowed_cpus": app_allowed,
                          "cpu_utilisation": app_cpu_s / load_s / app_allowed if load_s > 0
@@ -119,7 +121,8 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         "gc": {"count": sum(m["gc_count"] for m in per.values()), "time_ms": gc_ms,
                "collectors": after["members"][members[0]]["gc"]["collectors"]},
         "cpu_per_tx_ms": app_cpu_s * 1000 / transactions if transactions else None,
-        "db_cpu_per_tx_ms": cpu["db"] * 1000 / transactions if transactions and shared_by == 1
+        "db_cpu_per_tx_ms": sum(cpu[name] for name in stack.databases) * 1000 / transactions
+        if transactions and shared_by == 1
         else None,
         "shared_by": shared_by,
         "gc_time_share": gc_ms / (load_s * 1000 * len(members)) if load_s > 0 else None,

@@ -152,3 +152,49 @@ def test_an_app_is_a_stack_input_of_the_recipes_that_drive_it_only():
     assert "app sessioncart" in staleness.role_inputs(session)
     other = find_recipe(REPO, "cluster-entity-cache")
     assert not any(role.startswith("app ") for role in staleness.role_inputs(other))
+
+
+def test_an_app_that_answers_orderentry_s_api_is_driven_by_mix_js_itself():
+    """ordermfg's two WARs differ in one file, the pool its manufacturing transactions use;
+    the load generator runs the image's own workloads/mix.js, so nothing is copied to it."""
+    app = apps.load("ordermfg")
+    assert app.script == "/workloads/mix.js" and app.loadgen_files() == {}
+    files = app.node_files()
+    own, split = (f"{apps.DEPLOYMENTS_DIR}/{n}" for n in ("ordermfg.war", "ordermfg-split.war"))
+    assert list(files) == [own, split]
+    wars = [zipfile.ZipFile(io.BytesIO(files[path])) for path in (own, split)]
+    names = [sorted(war.namelist()) for war in wars]
+    assert names[0] == names[1] and "WEB-INF/classes/domains.properties" in names[0]
+    domains = [war.read("WEB-INF/classes/domains.properties").decode() for war in wars]
+    assert "mfg=java:app/MfgDS\n" in domains[0] and "mfg=java:app/MfgSplitDS\n" in domains[1]
+    assert [n for n in names[0] if wars[0].read(n) != wars[1].read(n)] == [
+        "WEB-INF/classes/domains.properties"]
+    assert b"jdbc:postgresql://db2:5432/orderentry" in wars[0].read("WEB-INF/web.xml")
+    assert set(app.transactions) <= set(apps.ORDERENTRY_SMOKE)
+
+
+@pytest.mark.parametrize("stack, expected", [
+    ('databases = ["db", "db2"]', None),
+    ('databases = ["db"]', "stack.databases: ['db']: a database split needs a second database; "
+                           "allowed: e.g. [\"db\", \"db2\"]"),
+    ('databases = ["db2", "db"]', "stack.databases: ['db2', 'db']: the first is the one every "
+                                  "node's OrderDS reaches; allowed: [\"db\", ...]"),
+    ('databases = ["orders"]', "stack.databases[0]: 'orders'; allowed: a string matching "
+                               "^db[0-9]*$"),
+])
+def test_a_database_split_needs_a_second_database_after_db(tree, stack, expected):
+    shutil.copytree(REPO / "apps" / "ordermfg", tree.root / "apps" / "ordermfg")
+    text = tree.sample_toml.read_text()
+    start, end = text.index("[change]"), text.index("[workload]")
+    text = (text[:start] + '[change]\nkind = "database-split"\ndeployment = "split"\n'
+            'db_cpus = 0.15\n\n' + text[end:])
+    text = text.replace('mix = "default"', 'app = "ordermfg"\nmix = "domains"')
+    text = text.replace('[stack]\n', f'[stack]\n{stack}\n')
+    tree.sample_toml.write_text(text)
+    if expected is None:
+        recipe = load_recipe(tree.sample)
+        assert (recipe.stack.databases, recipe.change.db_cpus) == (("db", "db2"), 0.15)
+        return
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.sample)
+    assert expected in str(caught.value)

@@ -476,13 +476,18 @@ class _Stack:
     """What telemetry.window reads of a stack: two nodes on half a CPU each, or a cluster of
     them behind the balancer "lb"."""
 
-    def __init__(self, balancers=None):
+    def __init__(self, balancers=None, db_cpus=None):
         from types import SimpleNamespace
         self.config = SimpleNamespace(db_cpuset="0", loadgen_cpuset="0", shared_cpus={0})
         self.node_configs = {n: SimpleNamespace(cpus=0.5, cpuset="1")
                              for n in ("app-baseline", "app-variant")}
         self.nodes = dict.fromkeys(self.node_configs)
         self.balancers = balancers or {}
+        self.databases = dict.fromkeys(db_cpus or {"db": None})
+        self.db_cpus = db_cpus or {"db": None}
+
+    def limits_of(self, name):
+        return {"cpus": self.db_cpus[name]}
 
     def allowed_cpus(self, name, widened=False):
         return 2.0 if widened else self.node_configs[name].cpus
@@ -498,7 +503,8 @@ def _snapshot(t: float, cpu: float, members=("app-baseline",), jit=(0.0,), reque
     out = {"t": t, "host": None,
            "members": {m: {"gc": {"time_ms": 0, "count": 0, "collectors": []}, "jit_s": j}
                        for m, j in zip(members, jit)},
-           "cpu_s": {"db": cpu, "loadgen": cpu, "app-baseline": cpu, "app-variant": cpu}}
+           "cpu_s": {"db": cpu, "db2": cpu / 2, "loadgen": cpu, "app-baseline": cpu,
+                     "app-variant": cpu}}
     if requests is not None:
         out["requests_by_node"] = requests
     return out
@@ -512,6 +518,18 @@ def test_database_cpu_per_transaction_only_when_the_arm_had_the_database_to_itse
     assert window["db_cpu_per_tx_ms"] == expected
     assert window["cpu_per_tx_ms"] == 200.0  # the node's own CPU is its own either way
     assert "members" not in window
+
+
+def test_two_databases_count_together_each_against_its_own_quota():
+    """The database CPU per transaction is every database's; each one's utilisation is its
+    CPU over its quota (a database without one: over its cpuset)."""
+    from tuninglab import telemetry
+    stack = _Stack(db_cpus={"db": 0.25, "db2": None})
+    window = telemetry.window(stack, "app-baseline", _snapshot(0, 0.0), _snapshot(10, 2.0),
+                              transactions=10, load_s=10)
+    assert window["db_cpu_per_tx_ms"] == 300.0  # 2 s + 1 s over 10 transactions
+    assert window["containers"]["db"]["cpu_utilisation"] == pytest.approx(0.8)  # 0.2 of 0.25
+    assert window["containers"]["db2"]["cpu_utilisation"] == pytest.approx(0.1)  # 0.1 of 1 CPU
 
 
 def test_a_cluster_reads_as_one_server_with_each_nodes_share():

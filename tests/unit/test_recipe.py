@@ -163,7 +163,7 @@ def test_every_recipe_in_the_repository_is_valid():
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
          "app-properties, container-limits, workload, ladder, balancer-policy, active-nodes, "
-         "deployment, none"),
+         "deployment, database-split, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, lines, note_chars, bulk_rows"),
@@ -432,7 +432,7 @@ def test_schema_enums_match_the_library():
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
                      "container-limits", "workload", "ladder", "balancer-policy", "active-nodes",
-                     "deployment", "none"]
+                     "deployment", "database-split", "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles"]

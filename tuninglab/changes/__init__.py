@@ -12,6 +12,7 @@ from .balancer_policy import BalancerPolicyChange
 from .base import ChangeKind
 from .checks import ChangeNotEffective, Check, require, same
 from .container_limits import ContainerLimitsChange
+from .database_split import DatabaseSplitChange
 from .deployment import DeploymentChange
 from .jboss_cli import JbossCliChange
 from .jvm_options import JvmOptionsChange
@@ -26,7 +27,7 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, LadderChange, BalancerPolicyChange,
-    ActiveNodesChange, DeploymentChange)}
+    ActiveNodesChange, DeploymentChange, DatabaseSplitChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:
