@@ -74,10 +74,16 @@ def key(stack_config, node_configs: dict, image_ids: dict, extra: dict | None = 
     return _hash(data)
 
 
+# What a claimant makes anew from its own configuration: a parked stack's databases are
+# always replaced by fresh ones (Stack._attach), so how many and their quotas do not matter.
+FRESH_ON_CLAIM = ("databases", "db_cpus")
+
+
 def common_key(stack_config, image_ids: dict, extra: dict | None = None) -> str:
     """What every node of a stack shares: the database and load generator's placement, the
     images, and what the stack's topology adds (``extra``: a cluster's balancer)."""
-    return _hash({"stack": asdict(stack_config), "images": image_ids, "extra": extra or {}})
+    stack = {k: v for k, v in asdict(stack_config).items() if k not in FRESH_ON_CLAIM}
+    return _hash({"stack": stack, "images": image_ids, "extra": extra or {}})
 
 
 def node_key(config) -> str:

@@ -18,7 +18,7 @@ def cache(tmp_path, monkeypatch):
 
 
 def _record(n: int) -> dict:
-    return {"network": f"net{n}", "db": f"db{n}", "loadgen": f"lg{n}",
+    return {"network": f"net{n}", "databases": {"db": f"db{n}"}, "loadgen": f"lg{n}",
             "nodes": {"app-1": f"a{n}", "app-2": f"b{n}"}}
 
 
@@ -30,13 +30,22 @@ def test_the_key_follows_the_stack_the_nodes_and_the_images():
     assert key != stackpool.key(StackConfig(), nodes, {"wildfly": "sha:2"})
     assert key != stackpool.key(StackConfig(), {**nodes, "app-2": NodeConfig(memory="1g")},
                                 {"wildfly": "sha:1"})
+    # a claimant's databases are made anew from its own configuration: any number, any quota
+    assert key == stackpool.key(StackConfig(databases=("db", "db2"), db_cpus=0.15), nodes,
+                                {"wildfly": "sha:1"})
+    assert key != stackpool.key(StackConfig(db_memory="1g"), nodes, {"wildfly": "sha:1"})
+
+
+def test_a_parked_stack_s_databases_are_all_of_them_in_an_old_record_or_a_new_one():
+    assert stackpool.database_ids({"db": "d1"}) == ["d1"]
+    assert stackpool.database_ids({"databases": {"db": "d1", "db2": "d2"}}) == ["d1", "d2"]
 
 
 def test_a_parked_stack_is_claimed_once_and_only_by_its_own_key():
     stackpool.park("k1", _record(1))
     assert stackpool.spared_ids() == {"net1", "db1", "lg1", "a1", "b1"}
     assert stackpool.claim("k2") is None
-    assert stackpool.claim("k1")["db"] == "db1"
+    assert stackpool.claim("k1")["databases"] == {"db": "db1"}
     assert stackpool.claim("k1") is None
 
 
