@@ -4,11 +4,11 @@
 stack inputs of every recipe. Any other application is a folder under ``apps/`` with an
 ``app.toml`` (see ``apps/sessioncart``): a web application (a folder zipped into a WAR when a
 node is created, so there is no build step) and a k6 script that prints its summary in the
-contract of ``workloads/mix.js``, or ``workload = "orderentry"``: an app that answers a part
-of orderentry's API (``apps/ordermfg``) is driven by mix.js itself. A recipe picks one with ``[workload] app``; every node of its
-stack then deploys it beside orderentry, and the load generator runs its script. Such an app
-is a stack input of its own (staleness.role_inputs): a change to it stales only the results
-of the recipes that drive it.
+contract of ``workloads/mix.js``; an app that answers a part of orderentry's API says
+``workload = "orderentry"`` and is driven by mix.js itself (``apps/ordermfg``). A recipe picks
+one with ``[workload] app``; every node of its stack then deploys it beside orderentry, and the
+load generator runs its script. Such an app is a stack input of its own
+(staleness.role_inputs): a change to it stales only the results of the recipes that drive it.
 
 An app may be deployed more than once on every node (``[deployments.<name>]``): the same web
 app with a few files of its own (an overlay folder, e.g. a ``WEB-INF/distributable-web.xml``

@@ -198,3 +198,24 @@ def test_a_database_split_needs_a_second_database_after_db(tree, stack, expected
     with pytest.raises(RecipeError) as caught:
         load_recipe(tree.sample)
     assert expected in str(caught.value)
+
+
+def test_a_database_split_puts_each_arm_s_quotas_and_pools_where_its_recipe_says():
+    """The fair recipe halves each database's quota in the variant; the other keeps the
+    stack's in both arms. Only the variant sends manufacturing to the second database."""
+    from types import SimpleNamespace
+
+    from tuninglab.changes import kind_for
+    from tuninglab.plan import compile_plan
+    stack = SimpleNamespace(databases={"db": None, "db2": None})
+    for recipe_id, quotas in (("two-databases", (0.3, 0.15)),
+                              ("two-databases-more-cpu", (0.15, 0.15))):
+        recipe = find_recipe(REPO, recipe_id)
+        plan = compile_plan(recipe, switch=kind_for(recipe).switch)
+        kind = kind_for(recipe).bind(plan.arms)
+        baseline, variant = (plan.arm(a) for a in ("baseline", "variant"))
+        assert plan.layout == "shared"  # the arms share the databases: one at a time
+        assert (kind.database_cpus(baseline), kind.database_cpus(variant)) == quotas
+        assert kind.databases_of(baseline, stack) == {"orders": "db", "mfg": "db"}
+        assert kind.databases_of(variant, stack) == {"orders": "db", "mfg": "db2"}
+        assert kind.load_for(variant) == {"deployment": "split"}

@@ -21,8 +21,6 @@ from ..plan import DATABASE, Arm
 from .checks import Check
 from .deployment import DeploymentChange
 
-DOMAINS = ("orders", "mfg")
-
 
 class DatabaseSplitChange(DeploymentChange):
     name = "database-split"
