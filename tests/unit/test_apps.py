@@ -125,18 +125,23 @@ def test_a_recipe_naming_a_missing_app_or_a_mix_it_lacks_is_refused(tree, worklo
     assert f"{tree.sample_toml.relative_to(tree.root).as_posix()}: {expected}" in str(caught.value)
 
 
+def _drive_app(tree, app: str, mix: str, change: str, stack: str = "") -> None:
+    """The sample recipe with another app, its mix, a [change] table and [stack] lines."""
+    shutil.copytree(REPO / "apps" / app, tree.root / "apps" / app)
+    text = tree.sample_toml.read_text()
+    start, end = text.index("[change]"), text.index("[workload]")
+    text = text[:start] + f"[change]\n{change}\n\n" + text[end:]
+    text = text.replace('mix = "default"', f'app = "{app}"\nmix = "{mix}"')
+    tree.sample_toml.write_text(text.replace("[stack]\n", f"[stack]\n{stack}\n"))
+
+
 @pytest.mark.parametrize("change, expected", [
     ('deployment = "replicated"', None),
     ('deployment = "shared"', "change.deployment: apps/sessioncart/app.toml: no deployment "
                               "'shared'; allowed: replicated, anywhere"),
 ])
 def test_a_deployment_change_names_one_of_the_app_s_deployments(tree, change, expected):
-    shutil.copytree(REPO / "apps" / "sessioncart", tree.root / "apps" / "sessioncart")
-    text = tree.sample_toml.read_text()
-    start, end = text.index("[change]"), text.index("[workload]")
-    text = text[:start] + f'[change]\nkind = "deployment"\n{change}\n\n' + text[end:]
-    text = text.replace('mix = "default"', 'app = "sessioncart"\nmix = "cart"')
-    tree.sample_toml.write_text(text)
+    _drive_app(tree, "sessioncart", "cart", f'kind = "deployment"\n{change}')
     if expected is None:
         recipe = load_recipe(tree.sample)
         assert recipe.change.deployment == "replicated"
@@ -183,14 +188,8 @@ def test_an_app_that_answers_orderentry_s_api_is_driven_by_mix_js_itself():
                                "^db[0-9]*$"),
 ])
 def test_a_database_split_needs_a_second_database_after_db(tree, stack, expected):
-    shutil.copytree(REPO / "apps" / "ordermfg", tree.root / "apps" / "ordermfg")
-    text = tree.sample_toml.read_text()
-    start, end = text.index("[change]"), text.index("[workload]")
-    text = (text[:start] + '[change]\nkind = "database-split"\ndeployment = "split"\n'
-            'db_cpus = 0.15\n\n' + text[end:])
-    text = text.replace('mix = "default"', 'app = "ordermfg"\nmix = "domains"')
-    text = text.replace('[stack]\n', f'[stack]\n{stack}\n')
-    tree.sample_toml.write_text(text)
+    _drive_app(tree, "ordermfg", "domains",
+               'kind = "database-split"\ndeployment = "split"\ndb_cpus = 0.15', stack)
     if expected is None:
         recipe = load_recipe(tree.sample)
         assert (recipe.stack.databases, recipe.change.db_cpus) == (("db", "db2"), 0.15)
