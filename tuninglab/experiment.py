@@ -116,6 +116,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     base = node_config(recipe, share=plan.concurrency, jit=prof.jit)
     servers = topology.topology_for(recipe)
     reuse = prof.reuse_stack and stackpool.enabled() and servers.reuses_stacks
+    if reuse:  # a claimed stack's databases are new containers at new addresses
+        base = base.with_changes(dns_ttl_s=0)
     mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(
         recipe, plan, kind, base, servers, blocks)
     if mirrored:

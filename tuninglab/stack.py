@@ -62,6 +62,11 @@ class NodeConfig:
     # The profile's JIT (profiles.toml, ``jit``): C1_ONLY adds -XX:TieredStopAtLevel=1 unless
     # the node's own options already say something of the tiers.
     jit: str = TIERED
+    # Seconds the JVM keeps a name it resolved (None: its default, 30 s). A stack taken from the
+    # pool gets fresh databases at new addresses while its nodes keep running, and a node that
+    # kept "db" would reach another container under it (the quick profile, 27 November 2026):
+    # the nodes of a reusing stack resolve every name afresh (0).
+    dns_ttl_s: int | None = None
 
     def with_changes(self, **changes) -> "NodeConfig":
         return replace(self, **changes)
@@ -74,13 +79,15 @@ class NodeConfig:
         return max(1, min(size, math.ceil(self.cpus))) if self.cpus else size
 
     def jvm_command_line(self) -> str:
-        """The JVM options as started: the configured ones, the processor count, and the
-        profile's limit on the JIT's tiers."""
+        """The JVM options as started: the configured ones, the processor count, the
+        profile's limit on the JIT's tiers, and how long names stay resolved."""
         parts = [self.jvm_options]
         if "ActiveProcessorCount" not in self.jvm_options:
             parts.append(f"-XX:ActiveProcessorCount={self.active_processors}")
         if self.jit == C1_ONLY and "Tiered" not in self.jvm_options:
             parts.append("-XX:TieredStopAtLevel=1")
+        if self.dns_ttl_s is not None:  # java.security leaves networkaddress.cache.ttl unset
+            parts.append(f"-Dsun.net.inetaddr.ttl={self.dns_ttl_s}")
         return " ".join(parts)
 
 
@@ -172,7 +179,8 @@ class Stack:
             self.started_in_s = time.monotonic() - began
             fresh = f", {_nodes_text(started)} started" if started else ""
             self.progress(f"stack: reused a parked stack in {self.started_in_s:.1f} s (fresh "
-                          f"database, {_nodes_text(kept)} back to the first configuration"
+                          f"{', '.join(self.databases)}, {_nodes_text(kept)} back to the first "
+                          f"configuration"
                           f"{fresh})")
             return
         self.network = Network(docker_network_kw={"labels": self.scope.labels("network")})

@@ -102,6 +102,13 @@ def test_the_ci_profile_compiles_with_c1_only_and_the_published_one_with_both_ti
                                               "-XX:ActiveProcessorCount=1"]
 
 
+def test_nodes_of_a_reusing_stack_resolve_names_afresh_and_others_keep_the_jvm_default():
+    """A claimed stack's databases come back at new addresses; a JVM that kept "db" for its
+    default 30 s reached db2 under it (27 November 2026), so those nodes keep no name."""
+    assert "-Dsun.net.inetaddr.ttl=0" in NodeConfig(dns_ttl_s=0).jvm_command_line().split()
+    assert "inetaddr" not in NodeConfig().jvm_command_line()
+
+
 def test_a_sweep_without_its_reference_still_has_a_curve_and_a_knee():
     recipe = _recipe("io-task-max-threads", "guide")  # reference 16, between the ends
     plan = compile_plan(recipe, switch="runtime", points="ends")
