@@ -328,8 +328,8 @@ class Stack:
 
     def set_database_cpus(self, name: str, cpus: float | None) -> None:
         """A new CPU quota for a running database (None: none)."""
-        self.databases[name].get_wrapped_container().update(
-            cpu_period=CPU_PERIOD_US, cpu_quota=int(cpus * CPU_PERIOD_US) if cpus else -1)
+        self.databases[name].get_wrapped_container().update(cpu_period=CPU_PERIOD_US,
+                                                            cpu_quota=_cfs_quota(cpus))
 
     # -- nodes ----------------------------------------------------------------------------------
     def add_nodes(self, configs: dict[str, NodeConfig]) -> float:
@@ -414,8 +414,7 @@ class Stack:
         """Put a node back under its own limits."""
         config = self.node_configs[name]
         self.nodes[name].get_wrapped_container().update(
-            cpuset_cpus=config.cpuset, cpu_period=CPU_PERIOD_US,
-            cpu_quota=int(config.cpus * CPU_PERIOD_US) if config.cpus else -1)
+            cpuset_cpus=config.cpuset, cpu_period=CPU_PERIOD_US, cpu_quota=_cfs_quota(config.cpus))
 
     def set_limits(self, name: str, config: NodeConfig) -> None:
         """New CPU and memory limits for a running node (its JVM options stay as started)."""
@@ -529,6 +528,11 @@ class Stack:
             client = ManagementClient(container.management_url())
             client.wait_running()
             self._management[name] = client
+
+
+def _cfs_quota(cpus: float | None) -> int:
+    """A quota of ``cpus`` in microseconds per CPU_PERIOD_US; -1 (none) for None."""
+    return int(cpus * CPU_PERIOD_US) if cpus else -1
 
 
 def _nodes_text(names) -> str:
