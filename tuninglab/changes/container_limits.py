@@ -58,13 +58,18 @@ def limits_checks(stack, node: str) -> list[Check]:
     """The node's container limits as the engine reports them, against its configuration."""
     wanted, actual = stack.node_configs[node], stack.limits_of(node)
     return [
-        Check(f"{node}: container CPU quota (CPUs)", str(wanted.cpus), str(actual["cpus"]),
-              abs((wanted.cpus or 0) - (actual["cpus"] or 0)) < 1e-6),
+        quota_check(node, wanted.cpus, actual["cpus"]),
         Check(f"{node}: container cpuset", wanted.cpuset, actual["cpuset"],
               wanted.cpuset == actual["cpuset"]),
         Check(f"{node}: container memory limit (bytes)", str(to_bytes(wanted.memory)),
               str(actual["memory"]), to_bytes(wanted.memory) == actual["memory"]),
     ]
+
+
+def quota_check(container: str, wanted: float | None, actual: float | None) -> Check:
+    """A container's CPU quota as the engine reports it, against the one it should have."""
+    return Check(f"{container}: container CPU quota (CPUs)", str(wanted), str(actual),
+                 abs((wanted or 0) - (actual or 0)) < 1e-6)
 
 
 def to_bytes(size: str) -> int:

@@ -19,6 +19,7 @@ import urllib.request
 
 from ..plan import DATABASE, Arm
 from .checks import Check
+from .container_limits import quota_check
 from .deployment import DeploymentChange
 
 
@@ -49,10 +50,8 @@ class DatabaseSplitChange(DeploymentChange):
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         checks = super().read_back(stack, node, arm)
         cpus = self.database_cpus(arm)
-        for name in stack.databases:
-            actual = stack.limits_of(name)["cpus"]
-            checks.append(Check(f"{name}: container CPU quota (CPUs)", str(cpus), str(actual),
-                                abs((cpus or 0) - (actual or 0)) < 1e-6))
+        checks += [quota_check(name, cpus, stack.limits_of(name)["cpus"])
+                   for name in stack.databases]
         deployment = self.deployment(arm)
         url = f"{stack.nodes[node].app_url()}{deployment.context_root}/where"
         try:
@@ -61,8 +60,10 @@ class DatabaseSplitChange(DeploymentChange):
         except (OSError, ValueError) as error:
             return checks + [Check(f"{deployment.war_name}'s pools on {node}",
                                    "an answer from /where", str(error), False)]
-        for domain, database in self.databases_of(arm, stack).items():
-            address = stack.address_of(database)
+        reaches = self.databases_of(arm, stack)
+        addresses = {database: stack.address_of(database) for database in set(reaches.values())}
+        for domain, database in reaches.items():
+            address = addresses[database]
             checks.append(Check(f"{deployment.war_name}: the {domain} pool's database on {node}",
                                 f"{database} ({address})", str(reached.get(domain)),
                                 reached.get(domain) == address))
