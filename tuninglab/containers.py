@@ -130,10 +130,23 @@ class PostgresNode(LabContainer):
         self.waiting_for(LogMessageWaitStrategy("database system is ready to accept connections")
                          .with_startup_timeout(60).with_poll_interval(0.1))
 
+    # How long the engine's own connection waits for a free slot. A server at a lowered
+    # max_connections whose clients keep retrying can have every slot, the superuser's reserve
+    # too, held for a moment by attempts it is about to turn away (cluster-max-connections in
+    # CI, 27 November 2026: switching its arm back failed on "too many clients already").
+    SLOT_WAIT_S = 10.0
+
     def sql(self, statement: str) -> str:
         """Run SQL as the superuser over the local socket; returns unaligned output."""
-        return self.run(["psql", "-X", "-q", "-At", "-d", "orderentry", "-c", statement],
-                        user="postgres").strip()
+        deadline = time.monotonic() + self.SLOT_WAIT_S
+        while True:
+            try:
+                return self.run(["psql", "-X", "-q", "-At", "-d", "orderentry", "-c", statement],
+                                user="postgres").strip()
+            except RuntimeError as error:
+                if "too many clients already" not in str(error) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.1)
 
     def setting(self, name: str) -> str:
         if not re.fullmatch(r"[a-z_.]+", name):

@@ -837,3 +837,28 @@ def test_a_window_records_the_busiest_compilers_cpu_next_to_its_wall_time():
     after["members"]["app-variant"]["jit_cpu_s"] = None  # unreadable on one node
     assert telemetry.window(_Stack(balancers={"lb": nodes}), "lb", before, after,
                             transactions=10, load_s=10)["jit_cpu"] == pytest.approx(0.05)
+
+
+def test_the_engine_s_own_sql_waits_for_a_free_slot_and_fails_on_anything_else(monkeypatch):
+    """A server whose slots are all taken by clients it is turning away is asked again; any
+    other failure, or a server still full after SLOT_WAIT_S, is an error at once."""
+    from tuninglab.containers import PostgresNode
+    db = PostgresNode.__new__(PostgresNode)
+    answers = ["FATAL:  sorry, too many clients already"] * 2 + ["t"]
+
+    def run(command, user=""):
+        answer = answers.pop(0)
+        if answer.startswith("FATAL"):
+            raise RuntimeError(f"db: psql exited 2: {answer}")
+        return answer + "\n"
+
+    monkeypatch.setattr(db, "run", run, raising=False)
+    monkeypatch.setattr("tuninglab.containers.time.sleep", lambda s: None)
+    assert db.sql("SELECT pg_reload_conf()") == "t" and answers == []
+    answers[:] = ["FATAL:  password authentication failed"]
+    with pytest.raises(RuntimeError, match="password"):
+        db.sql("SELECT 1")
+    db.SLOT_WAIT_S = 0.0
+    answers[:] = ["FATAL:  sorry, too many clients already"] * 5
+    with pytest.raises(RuntimeError, match="too many clients"):
+        db.sql("SELECT 1")
