@@ -121,6 +121,7 @@ class Source:
     expected: str  # better | worse | no-change | none
     effect: float | None = None  # the relative effect the source reports, if any
     curve: SourceCurve | None = None
+    contrast: str = "best-vs-reference"  # a sweep's comparison the claim is about
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ class Sweep:
     unit: str
     values: tuple
     reference: object  # the value the headline delta is measured against
-    cheaper: str  # "lower" or "higher": the end of the axis that costs less
+    cheaper: str  # "lower" or "higher": the end of the axis that costs less; "none": unordered
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,7 @@ class Workload:
 class Metrics:
     primary: str  # throughput | cpu_per_tx | error_rate (MEASURES_ERRORS)
     runtime: tuple[str, ...]
+    margin: float = 0.05  # the smallest loss that matters (analysis/advice.py)
 
 
 @dataclass(frozen=True)
@@ -392,12 +394,19 @@ def recipe_hash(recipe: Recipe) -> str:
     content, so renaming a file changes the hash too. Hidden files and ``__pycache__`` are
     skipped: editors and tools leave them behind, and they never reach the server.
     """
-    return _folder_digest(recipe, lambda relative, content: content)
+    return _folder_digest(recipe, lambda relative, content, own=True: content)
 
 
 # recipe.toml keys that are words for the reader and never reach a server or the analysis: a
 # page's wording can be corrected without making the published result stale.
 PROSE_KEYS = {"": ("title", "summary"), "source": ("document", "section", "table", "claim")}
+# Keys that say how a stored result is read (the claim it is tested against, which end of a
+# sweep is cheap, the margin that counts as "as good"), never what is run: the site reads every
+# stored result with the recipe's current values (analysis/advice.py, agreement.py), so a
+# correction does not make the result stale. Results written before 27 November 2026 23:00
+# hashed them (staleness.py restores the values such a result stored to check its hash).
+READING_KEYS = {"source": ("expected", "effect", "contrast"), "sweep": ("cheaper",),
+                "metrics": ("margin",)}
 
 
 # The profile whose results the site publishes. Only its own [profiles.<name>] table counts
@@ -405,14 +414,18 @@ PROSE_KEYS = {"": ("title", "summary"), "source": ("document", "section", "table
 PUBLISHED_PROFILE = "full"
 
 
-def measured_hash(recipe: Recipe, *, every_profile: bool = False) -> str:
+def measured_hash(recipe: Recipe, *, every_profile: bool = False,
+                  reading: dict | None = None) -> str:
     """Like ``recipe_hash``, but recipe.toml counts by its parsed content without its prose
-    (PROSE_KEYS), without comments and without the tables of profiles other than the published
-    one: what a publishing run does, not how the pages describe it or how CI runs it.
+    (PROSE_KEYS), without the keys that only say how a result is read (READING_KEYS), without
+    comments and without the tables of profiles other than the published one: what a
+    publishing run does, not how the pages describe or read it, nor how CI runs it.
 
-    ``every_profile`` keeps every profile table: the rule of results written from 25 November
-    21:00 to 27 November 2026 (staleness.py accepts either)."""
-    def without_prose(relative: str, content: bytes) -> bytes:
+    The rules of older results: ``every_profile`` keeps every profile table (results written
+    from 25 November 21:00 to 27 November 2026); ``reading`` keeps the reading keys, set to the
+    given values ({(table, key): value, or None for a key that was absent}), as results written
+    before 27 November 2026 23:00 hashed them (staleness.py accepts each rule)."""
+    def without_prose(relative: str, content: bytes, own: bool = True) -> bytes:
         if relative != "recipe.toml":
             return content
         data = tomllib.loads(content.decode("utf-8"))
@@ -420,6 +433,18 @@ def measured_hash(recipe: Recipe, *, every_profile: bool = False) -> str:
             section = data.get(table, {}) if table else data
             for key in keys:
                 section.pop(key, None)
+        # The old rule kept an adopted recipe's reading keys as they are: the result stored
+        # only its own recipe's.
+        for table, keys in (READING_KEYS.items() if own or reading is None else ()):
+            section = data.get(table)
+            if section is None:
+                continue
+            for key in keys:
+                section.pop(key, None)
+                if reading is not None and reading.get((table, key)) is not None:
+                    section[key] = reading[(table, key)]
+            if not section and reading is None:
+                del data[table]
         if not every_profile and "profiles" in data:
             data["profiles"] = {name: table for name, table in data["profiles"].items()
                                 if name == PUBLISHED_PROFILE}
@@ -432,7 +457,7 @@ def measured_hash(recipe: Recipe, *, every_profile: bool = False) -> str:
 
 def _folder_digest(recipe: Recipe, content_of) -> str:
     """sha256 over the recipe folder's files in path order, each path with
-    ``content_of(path, bytes)``."""
+    ``content_of(path, bytes, own)`` (own: False for the files of an adopted recipe)."""
     digest = hashlib.sha256()
     for relative in _content_files(recipe.folder):
         content = content_of(relative, (recipe.folder / relative).read_bytes())
@@ -443,7 +468,7 @@ def _folder_digest(recipe: Recipe, content_of) -> str:
     for rid in adopted:
         for folder in sorted((recipe.repo_root / "recipes").glob(f"*/{rid}")):
             for relative in _content_files(folder):
-                content = content_of(relative, (folder / relative).read_bytes())
+                content = content_of(relative, (folder / relative).read_bytes(), False)
                 digest.update(f"adopts/{rid}/{relative}\0{len(content)}\0".encode())
                 digest.update(content)
     return digest.hexdigest()
@@ -1010,6 +1035,7 @@ def _build_source(source: dict) -> Source:
     return Source(document=source["document"], section=source.get("section"),
                   table=source.get("table"), claim=source["claim"],
                   expected=source["expected"], effect=source.get("effect"),
+                  contrast=source.get("contrast", "best-vs-reference"),
                   curve=None if curve is None else SourceCurve(
                       x=tuple(curve["x"]), y=tuple(curve["y"]), y_unit=curve.get("y_unit", ""),
                       label=curve["label"], normalize=curve.get("normalize", True)))
@@ -1077,7 +1103,8 @@ def _build_workload(workload: dict) -> Workload:
 
 def _build_metrics(metrics: dict) -> Metrics:
     values = _with_defaults(metrics, "metrics")
-    return Metrics(primary=values["primary"], runtime=tuple(values["runtime"]))
+    return Metrics(primary=values["primary"], runtime=tuple(values["runtime"]),
+                   margin=values["margin"])
 
 
 def _build_tolerance(tolerance: dict) -> Tolerance:

@@ -43,9 +43,12 @@ KEYS = {
                       "`error_rate` (a change whose expected outcome is failed requests)",
     "expected": "the direction the source leads us to expect: `better`, `worse`, `no-change`, "
                 "`none`",
-    "agrees_with_source": "`true` or `false`; `null` when the run is invalid or the source "
-                          "claims no direction",
-    "source": "`{document, section, table, claim, effect, curve}` from the recipe; `curve` holds "
+    "agrees_with_source": "`true` (agrees) or `false` (disagrees); `null` otherwise",
+    "agreement": "our result against the source's claim as the run read it: `agrees`, "
+                 "`disagrees`, `cannot tell`, `no direction claimed` or `not comparable` "
+                 "(analysis/agreement.py); the site reads it anew with the recipe's current claim",
+    "source": "`{document, section, table, claim, effect, contrast, curve}` from the recipe; "
+              "`contrast` names a sweep's comparison the claim is about; `curve` holds "
               "the source's points (`x`, `y`, `y_unit`, `label`, `normalize`) for a sweep's plot",
     "change": "`{kind, description, files: {name: text}, sweep}`; `sweep` is `{name, unit, values, "
               "reference, cheaper}` or `null`",
@@ -124,10 +127,10 @@ METHOD = ("randomized mirrored blocks (each block runs every arm once; the next 
 
 def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verified, warmups,
           analysis, validity, provenance, periods=(), switches=(), mirrored=False) -> dict:
-    from .analysis import agrees
+    from .analysis import agreement
     verdict = analysis.get("verdict") if validity["valid"] else "invalid"
     src = recipe.source
-    return {
+    out = {
         "format": FORMAT,
         "recipe": recipe.id,
         "title": recipe.title,
@@ -136,9 +139,10 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         "verdict": verdict,
         "primary_metric": recipe.metrics.primary,
         "expected": src.expected,
-        "agrees_with_source": agrees(src.expected, verdict),
+        "agrees_with_source": None,
+        "agreement": None,
         "source": {"document": src.document, "section": src.section, "table": src.table,
-                   "claim": src.claim, "effect": src.effect,
+                   "claim": src.claim, "effect": src.effect, "contrast": src.contrast,
                    "curve": None if src.curve is None else {
                        "x": list(src.curve.x), "y": list(src.curve.y), "y_unit": src.curve.y_unit,
                        "label": src.curve.label, "normalize": src.curve.normalize}},
@@ -164,6 +168,10 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         "trials": trials,
         "provenance": provenance,
     }
+    word = agreement(out, contrast=src.contrast, margin=recipe.metrics.margin)
+    out["agreement"] = word
+    out["agrees_with_source"] = {"agrees": True, "disagrees": False}.get(word)
+    return out
 
 
 def upgrade(result: dict) -> dict:

@@ -50,6 +50,26 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     return {role: _hash_paths(paths, root or recipe.repo_root) for role, paths in roles.items()}
 
 
+def _accepted_hashes(recipe: Recipe, result: dict) -> set[str]:
+    """The recipe's measured hash under every rule a stored result may have used. The rules
+    before the reading keys were left out hashed them: they are restored from what the result
+    stored (a key with its default value may have been written or left out, so both)."""
+    found = {measured_hash(recipe)}
+    for reading in _stored_readings(result):
+        found.add(measured_hash(recipe, reading=reading))
+        found.add(measured_hash(recipe, every_profile=True, reading=reading))
+    return found
+
+
+def _stored_readings(result: dict) -> list[dict]:
+    source = result.get("source") or {}
+    base = {("source", "expected"): result.get("expected"),
+            ("source", "effect"): source.get("effect")}
+    cheaper = ((result.get("change") or {}).get("sweep") or {}).get("cheaper")
+    options = [cheaper, None] if cheaper == "lower" else [cheaper]
+    return [{**base, ("sweep", "cheaper"): c} for c in options]
+
+
 def _hash_paths(paths, root: Path | None = None) -> str:
     root = Path(root or layout.REPO_ROOT)
     digest = hashlib.sha256()
@@ -90,11 +110,11 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
         return "no published result"
     prov = newest["provenance"]
     # Results since 2026-11-25 21:00 carry the hash without the recipe's prose (until 27
-    # November 2026 with every profile's table in it, since then the published profile's only);
-    # older ones only the hash of every byte, so a corrected claim makes them stale.
+    # November 2026 with every profile's table in it, since then the published profile's only;
+    # until 27 November 23:00 with the reading keys in it); older ones only the hash of every
+    # byte, so a corrected claim makes them stale.
     if "measured_hash" in prov:
-        if (prov["measured_hash"] != measured_hash(recipe)
-                and prov["measured_hash"] != measured_hash(recipe, every_profile=True)):
+        if prov["measured_hash"] not in _accepted_hashes(recipe, newest):
             return "the recipe changed"
     elif prov.get("recipe_hash") != recipe_hash(recipe):
         return "the recipe changed"

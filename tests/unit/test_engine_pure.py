@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from tuninglab import design, interference, layout, report
-from tuninglab.analysis import agrees, analyse, trial_errors
-from tuninglab.analysis.curves import find_knee
+from tuninglab.analysis import analyse, trial_errors
 from tuninglab.changes import parse_pg_fragment, same
 from tuninglab.experiment import node_config
 from tuninglab.plan import (AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SHARED, SWEEP,
@@ -264,15 +263,6 @@ def test_a_recipe_that_measures_errors_keeps_its_failed_trials_but_not_dropped_a
     assert "50 dropped iterations" in error
 
 
-def test_agreement_maps_no_change_and_refuses_what_cannot_compare():
-    assert agrees("no-change", "no significant change") is True
-    assert agrees("better", "no significant change") is False
-    assert agrees("better", "better") is True
-    assert agrees("better", "invalid") is None
-    assert agrees("none", "better") is None  # the source claims no direction
-    assert agrees("better", "not assessed") is None
-
-
 # --------------------------------------------------------------------------- analysis
 
 
@@ -344,30 +334,6 @@ def test_an_unusable_trial_drops_only_its_pair():
 # --------------------------------------------------------------------------- curves: the knee
 
 
-def _points(means):
-    return [{"arm": str(i), "value": i, "mean": m, "failed": False} for i, m in enumerate(means)]
-
-
-def test_knee_is_the_cheapest_value_that_cannot_be_told_apart_from_the_best():
-    points = _points([300, 480, 530, 540, 535])
-    against = {"0": {"verdict": "worse"}, "1": {"verdict": "worse"},
-               "2": {"verdict": "no significant change"}, "3": {"is_best": True,
-                                                                "verdict": "no significant change"},
-               "4": {"verdict": "no significant change"}}
-    assert find_knee(points, against, "lower") == "2"
-    assert find_knee(points, against, "higher") == "4"  # the top of the axis is cheap
-    # a failed point never becomes the knee
-    points[2]["failed"] = True
-    assert find_knee(points, against, "lower") == "3"
-
-
-def test_a_point_that_could_not_be_compared_is_never_the_knee():
-    """One block (the CI profile) gives no paired interval: only the best qualifies."""
-    points = _points([300, 480, 530])
-    assert find_knee(points, {"2": {"is_best": True, "verdict": "no significant change"}},
-                     "lower") == "2"
-
-
 def test_sweep_analysis_finds_best_knee_and_recommends_with_a_reason():
     recipe = _recipe("jvm-heap-size", "thesis")
     plan = compile_plan(recipe, switch="restart")
@@ -387,7 +353,7 @@ def test_sweep_analysis_finds_best_knee_and_recommends_with_a_reason():
     assert analysis["curves"][0]["headline"] is None and analysis["verdict"] is None
     assert curve["recommendation"].startswith("Set heap to 192 MB")
     assert "garbage collection" in curve["recommendation"]
-    assert "cannot rule out" not in curve["recommendation"]  # a firm knee
+    assert "cannot tell" not in curve["recommendation"]  # 192 MB is shown within 5 %
 
 
 def test_one_block_recommends_nothing_rather_than_calling_cheaper_values_worse():
@@ -397,24 +363,25 @@ def test_one_block_recommends_nothing_rather_than_calling_cheaper_values_worse()
     plan = compile_plan(recipe, switch="restart")
     true = {"96": 300.0, "128": 480.0, "192": 544.5, "256": 545.0, "1024": 600.0}
     curve = analyse(recipe, plan, _run(plan, true, blocks=1))["curves"][0]
-    assert curve["best"] == curve["knee"] == "1024"
+    assert curve["best"] == "1024" and curve["knee"] is None and curve["status"] == "none"
     assert curve["recommendation"].startswith("nothing to recommend: 96 MB and the best")
     assert "measurably worse" not in curve["recommendation"]
     many = analyse(recipe, plan, _run(plan, true, blocks=12, noise=0.005))["curves"][0]
     assert "every cheaper value was measurably worse" in many["recommendation"]
 
 
-def test_a_knee_that_rests_on_a_wide_interval_says_so():
+def test_a_value_whose_interval_reaches_past_the_margin_is_not_recommended():
     """With 10 % noise a trial, a size 4 % below the best cannot be told apart from it, and
-    the interval allows far more: the recommendation says how large a loss it cannot rule
-    out."""
+    its interval reaches far past 5 %: under the old rule it was "the knee"; now the run says
+    it cannot tell, and no cheaper value than the best is recommended."""
     recipe = _recipe("jvm-heap-size", "thesis")
     plan = compile_plan(recipe, switch="restart")
     true = {"96": 300.0, "128": 522.0, "192": 544.5, "256": 545.0, "1024": 544.0}
     curve = analyse(recipe, plan, _run(plan, true, blocks=6, noise=0.10, seed=4))["curves"][0]
-    knee = curve["against_best"][curve["knee"]]
-    assert not knee.get("is_best") and knee["ci_low"] < -0.05
-    assert f"reaches {-knee['ci_low']:.0%} below it" in curve["recommendation"]
+    wide = [a for a, rank in curve["ranks"].items() if rank == "cannot tell"]
+    assert wide and all(curve["against_best"][a]["ci_low"] < -0.05 for a in wide)
+    assert curve["status"] == "cannot tell" and curve["recommended"] is None
+    assert curve["recommendation"].startswith("This run cannot tell which heap to set")
 
 
 def test_load_curve_saturation_latency_knee_and_the_fall_past_saturation():
@@ -435,7 +402,7 @@ def test_load_curve_saturation_latency_knee_and_the_fall_past_saturation():
     assert curve["saturation"] == "users=8"
     assert curve["latency_knee"] == "users=16"  # the first p99 above 3 x 8 ms
     assert curve["falls_past_saturation"] is True
-    assert "falls by" in curve["recommendation"]
+    assert "past saturation throughput falls" in curve["recommendation"]
 
 
 # --------------------------------------------------------------------------- small pieces
@@ -647,7 +614,7 @@ def test_a_recommendation_cites_only_telemetry_that_moved_enough_to_explain_some
     """The io sweep of 25 November cited 'GC 0.1 % against 0.2 %' as its reason: a share that
     doubles from nothing explains nothing. Shares count by percentage points, amounts by a
     relative change and an absolute floor."""
-    from tuninglab.analysis.curves import _largest_shift
+    from tuninglab.analysis.advice import _largest_shift
     assert _largest_shift({"gc_time": 0.001}, {"gc_time": 0.002}) is None
     assert _largest_shift({"gc_time": 0.02, "app_cpu": 0.70}, {"gc_time": 0.03, "app_cpu": 0.98}) \
         == "app_cpu"

@@ -25,7 +25,16 @@ def _published(recipe, results, minutes=0, **prov):
     provenance = {"started": (START + timedelta(minutes=minutes)).isoformat(), "host": "lab",
                   "git_dirty": False, "recipe_hash": recipe_hash(recipe),
                   "stack_inputs": INPUTS, "versions": {"tuninglab": "9.9"}, **prov}
-    write_result(make_result(recipe=recipe.id, provenance=provenance), results)
+    # What a run stores of the recipe's claim: the old hash rules are checked against it.
+    write_result(make_result(recipe=recipe.id, provenance=provenance,
+                             expected=recipe.source.expected,
+                             source={"effect": recipe.source.effect}), results)
+
+
+def _old_reading(recipe):
+    """The reading keys as the rules before 27 November 2026 23:00 hashed them."""
+    return {("source", "expected"): recipe.source.expected,
+            ("source", "effect"): recipe.source.effect}
 
 
 def _why(recipe, results):
@@ -86,13 +95,37 @@ def test_a_result_hashed_with_every_profile_stays_current_until_the_recipe_chang
     recipe = _recipe_copy(tmp_path)
     results = tmp_path / "results"
     # The rule of results from 25 November 21:00 to 27 November 2026: every profile's table.
-    _published(recipe, results, measured_hash=measured_hash(recipe, every_profile=True))
-    assert measured_hash(recipe, every_profile=True) != measured_hash(recipe)
+    old = measured_hash(recipe, every_profile=True, reading=_old_reading(recipe))
+    _published(recipe, results, measured_hash=old)
+    assert old != measured_hash(recipe)
     assert _why(recipe, results) is None
     toml = recipe.folder / "recipe.toml"
     toml.write_text(toml.read_text().replace("[profiles.quick]", "[profiles.quick]\nwindow_s = 5",
                                              1))
     assert _why(load_recipe(recipe.folder), results) == "the recipe changed"
+
+
+def test_a_corrected_claim_leaves_a_result_current_under_the_old_rule_and_the_new(tmp_path):
+    """How a result is read (the claim, the margin) is not what was measured: correcting it
+    stales nothing, also for results hashed before the reading keys were left out, whose
+    stored claim restores what they hashed."""
+    recipe = _recipe_copy(tmp_path)
+    toml = recipe.folder / "recipe.toml"
+    text = toml.read_text()
+    assert 'expected = "no-change"' in text and "[metrics]" in text
+    for rule in ("new", "old"):
+        results = tmp_path / f"results-{rule}"
+        toml.write_text(text)
+        recipe = load_recipe(recipe.folder)
+        hashed = (measured_hash(recipe) if rule == "new"
+                  else measured_hash(recipe, reading=_old_reading(recipe)))
+        _published(recipe, results, measured_hash=hashed)
+        toml.write_text(text.replace('expected = "no-change"', 'expected = "no-change"\n'
+                                     'effect = 0.01', 1)
+                        .replace("[metrics]", "[metrics]\nmargin = 0.02", 1))
+        assert _why(load_recipe(recipe.folder), results) is None, rule
+        toml.write_text(text.replace("[workload]", "[workload]\nthink_time_ms = 1", 1))
+        assert _why(load_recipe(recipe.folder), results) == "the recipe changed", rule
 
 
 def test_an_older_result_without_the_measured_hash_goes_stale_on_any_edit(tmp_path):

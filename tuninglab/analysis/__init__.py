@@ -10,20 +10,29 @@
   its load curve (``load_curves``: a ladder's configurations side by side over the users);
 - ``load``: throughput and latency over load levels, saturation and latency knee.
 
+How a curve is advised on (advice.py) and how a result is held against its source's claim
+(agreement.py) are readings of the stored numbers: ``read_stored`` applies today's rules and
+the recipe's current claim to any stored result, so the site and ``tuninglab show`` say the
+same, and a corrected rule reaches every page without a new run.
+
 Validity comes first: trials with errors of the system under test make an A/B run invalid
 (no delta is reported), and mark a point of a curve.
 """
 from __future__ import annotations
 
+import copy
+
 from .. import stats
+from . import advice
+from .agreement import agreement
 from ..plan import AB, AB_BY_LOAD, CROSSOVER, LOAD, PER_LEVEL, SWEEP, SWEEP_BY_LOAD, Plan
 from ..recipe import Recipe
 from .comparisons import compare_arms, turn_triples
 from .curves import load_curve, sweep_curve
 from .trials import UNITS, trial_disturbances, trial_errors, trial_metrics
 
-__all__ = ["INVALID", "MIXED", "UNITS", "analyse", "agrees", "trial_disturbances",
-           "trial_errors", "trial_metrics"]
+__all__ = ["INVALID", "MIXED", "UNITS", "analyse", "agreement", "read_stored",
+           "trial_disturbances", "trial_errors", "trial_metrics"]
 
 INVALID = "invalid"
 MIXED = "mixed"  # an A/B run whose load levels disagree
@@ -51,7 +60,7 @@ def analyse(recipe: Recipe, plan: Plan, trials: list[dict], confidence: float = 
             curve = sweep_curve(trials, arms, primary=primary, cheaper=recipe.sweep.cheaper,
                                 reference_arm=reference, name=recipe.sweep.name,
                                 unit=recipe.sweep.unit, confidence=confidence, failed=failed,
-                                by_period=by_period)
+                                by_period=by_period, margin=recipe.metrics.margin)
             curve["load"] = None if load is None else {plan.load_key: load}
             curves.append(curve)
         headline = curves[0].get("headline")
@@ -112,11 +121,21 @@ def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict
             "level_correction": "Holm over the load levels' primary metric" if len(comparisons) > 1 else None}
 
 
-def agrees(expected: str, verdict: str | None) -> bool | None:
-    """Whether our verdict matches the direction the source leads us to expect (None: not
-    comparable, because the run is invalid, mixed, a curve, or the source claims no direction)."""
-    if verdict in (None, INVALID, MIXED, stats.NOT_ASSESSED) or expected in (None, "none"):
-        return None
-    if expected == "no-change":
-        return verdict == stats.NO_CHANGE
-    return verdict == expected
+def read_stored(result: dict, recipe: Recipe | None = None) -> dict:
+    """A copy of a stored result read by today's rules: every curve's ranks and advice
+    (advice.py) with the recipe's reading keys, and ``agreement``, the one word for our result
+    against the recipe's claim (agreement.py). Without a recipe, the claim and keys the result
+    stored are used. The stored numbers are not changed."""
+    out = copy.deepcopy(result)
+    reading, claim = {}, {}
+    if recipe is not None:
+        reading = {"margin": recipe.metrics.margin}
+        if recipe.sweep is not None:
+            reading.update(cheaper=recipe.sweep.cheaper, name=recipe.sweep.name,
+                           unit=recipe.sweep.unit)
+        claim = {"expected": recipe.source.expected, "effect": recipe.source.effect,
+                 "contrast": recipe.source.contrast, "margin": recipe.metrics.margin}
+        out["expected"] = recipe.source.expected
+    advice.reread(out, reading)
+    out["agreement"] = agreement(out, **claim)
+    return out

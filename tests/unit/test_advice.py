@@ -1,0 +1,197 @@
+"""advice.py and agreement.py: what a curve lets us recommend, and the one word for a result
+against its source, on known curves: synthetic ones and the stored results the old rule read
+wrongly (issue: "Advice a reader can act on")."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tuninglab import layout
+from tuninglab.analysis import advice, read_stored
+from tuninglab.analysis.agreement import agreement
+from tuninglab.site.repository import Site
+
+ROOT = layout.REPO_ROOT
+
+
+def _c(delta, low, high, n=10):
+    return {"delta": delta, "ci_low": low, "ci_high": high, "n_pairs": n}
+
+
+def _points(values, means):
+    return [{"arm": str(v), "value": v, "mean": m, "failed": False, "telemetry": {}}
+            for v, m in zip(values, means)]
+
+
+BEST = {"is_best": True, "delta": 0.0, "ci_low": 0.0, "ci_high": 0.0}
+
+
+def _sweep(against, cheaper="lower", values=(2, 4, 8, 16), best="8"):
+    points = _points(values, [100.0] * len(values))
+    return advice.read_sweep(points, against, best=best, higher_is_better=True,
+                             cheaper=cheaper, margin=0.05, name="pool", unit="connections")
+
+
+def test_an_interval_that_contains_zero_is_not_equivalence():
+    """The old knee rule took the cheapest value whose interval contains zero; an interval
+    of [-18 %, +8 %] contains zero and allows an 18 % loss."""
+    assert advice.rank(_c(-0.04, -0.18, 0.08), True, 0.05) == "cannot tell"
+    assert advice.rank(_c(-0.01, -0.04, 0.02), True, 0.05) == "equivalent"
+    assert advice.rank(_c(-0.10, -0.18, -0.02), True, 0.05) == "worse"
+    # a metric where lower is better (CPU per transaction): a loss is a rise
+    assert advice.rank(_c(0.10, 0.02, 0.18), False, 0.05) == "worse"
+    assert advice.rank(_c(0.01, -0.02, 0.04), False, 0.05) == "equivalent"
+    assert advice.rank(None, True, 0.05) == "unknown"
+
+
+def test_the_cheapest_value_shown_equivalent_is_recommended():
+    against = {"2": _c(-0.2, -0.3, -0.1), "4": _c(-0.01, -0.04, 0.02), "8": BEST,
+               "16": _c(0.0, -0.02, 0.02)}
+    read = _sweep(against)
+    assert read["status"] == "firm" and read["recommended"] == "4"
+    assert read["recommendation"].startswith("Set pool to 4 connections: the cheapest value "
+                                             "shown within 5 % of the best")
+    # the other end of the axis is cheap: 16 is the cheapest value shown equivalent
+    assert _sweep(against, cheaper="higher")["recommended"] == "16"
+
+
+def test_a_cheaper_value_that_cannot_be_told_makes_the_run_say_so():
+    against = {"2": _c(-0.2, -0.3, -0.1), "4": _c(-0.096, -0.185, 0.002), "8": BEST,
+               "16": _c(0.0, -0.02, 0.02)}
+    read = _sweep(against)
+    assert read["status"] == "cannot tell" and read["recommended"] is None
+    assert read["recommendation"].startswith("This run cannot tell which pool to set")
+    assert "2 connections (-20.0 % [-30.0, -10.0]) measurably worse" in read["recommendation"]
+    # its estimate already lies past the margin: more blocks would not make it equivalent
+    assert "already lies beyond the margin" in read["recommendation"]
+
+
+def test_the_blocks_needed_to_show_equivalence_follow_the_square_root_rule():
+    against = {"2": _c(-0.01, -0.07, 0.05, n=10), "8": BEST}
+    read = _sweep(against, values=(2, 8))
+    # half-width on the losing side 6 points; room to the margin 4 points: (6/4)^2 x 10 = 23
+    assert "about 23 blocks where this run had 10" in read["recommendation"]
+
+
+def test_unordered_choices_are_ranked_without_a_knee():
+    against = {"serial": _c(-0.037, -0.148, 0.089), "parallel": BEST,
+               "g1": _c(-0.139, -0.22, -0.05)}
+    points = _points(["serial", "parallel", "g1"], [271.6, 279.1, 239.1])
+    for p in points:
+        p["arm"] = p["value"]
+    read = advice.read_sweep(points, against, best="parallel", higher_is_better=True,
+                             cheaper="none", margin=0.05, name="collector")
+    assert read["ordered"] is False and read["recommended"] is None
+    assert read["recommendation"].startswith("parallel gave the best throughput")
+    assert "measurably worse: g1" in read["recommendation"]
+    assert "neither shown within 5 % nor measurably worse: serial" in read["recommendation"]
+    against["serial"] = _c(-0.3, -0.4, -0.2)
+    firm = advice.read_sweep(points, against, best="parallel", higher_is_better=True,
+                             cheaper="none", margin=0.05, name="collector")
+    assert firm["recommended"] == "parallel"
+    assert firm["recommendation"].startswith("Set collector to parallel: every other value")
+
+
+def test_values_listed_from_dear_to_cheap_are_ordered_by_value():
+    """cluster-node-count lists 4, 3, 2, 1 nodes: the cheap end is still the lowest."""
+    against = {"4": BEST, "3": _c(-0.2, -0.28, -0.13), "2": _c(-0.4, -0.47, -0.34),
+               "1": _c(-0.7, -0.72, -0.68)}
+    read = _sweep(against, values=(4, 3, 2, 1), best="4")
+    assert read["recommended"] == "4"
+    assert "every cheaper value was measurably worse" in read["recommendation"]
+
+
+# The five sweeps whose bold line advised what their page argues against (commit 577ca92).
+OLD_ADVICE = {
+    "jvm-gc-collector": "Set collector to -XX:+UseSerialGC",
+    "configuration-ladder": "Set configuration to out of the box",
+    "io-task-max-threads": "Set task-max-threads to 2 threads",
+    "datasource-pool-size-sweep": "Set max-pool-size to 4 connections",
+    "jvm-heap-size": "Set heap to 128 MB",
+}
+
+
+@pytest.fixture(scope="module")
+def site():
+    return Site(ROOT)
+
+
+@pytest.mark.parametrize("recipe_id", sorted(OLD_ADVICE))
+def test_the_five_stored_sweeps_no_longer_advise_a_value_the_interval_does_not_support(
+        site, recipe_id):
+    found = site.newest(recipe_id)
+    assert found is not None, f"{recipe_id}: no published result"
+    for curve in found[1]["analysis"]["curves"]:
+        assert not curve["recommendation"].startswith(OLD_ADVICE[recipe_id])
+        assert curve["status"] != "firm"  # each of them: the run cannot tell
+
+
+def test_no_published_recommendation_names_a_value_whose_interval_reaches_past_the_margin(site):
+    """The rule on every stored result the site shows: a recommended value other than the
+    best has its whole interval against the best within the margin."""
+    checked = 0
+    for entry in site.entries:
+        found = site.newest(entry.id)
+        if found is None:
+            continue
+        for curve in found[1].get("analysis", {}).get("curves") or []:
+            pick = curve.get("recommended")
+            if not pick or pick == curve.get("best"):
+                continue
+            c = curve["against_best"][pick]
+            assert c["ci_low"] >= -curve["margin"], (entry.id, pick, c["ci_low"])
+            checked += 1
+        if found[1].get("analysis", {}).get("curves"):
+            checked += 1
+    assert checked >= 5
+
+
+# --------------------------------------------------------------------------- agreement
+
+
+def _ab(expected, delta, low, high, effect=None, metric="throughput"):
+    return {"expected": expected, "primary_metric": metric, "validity": {"valid": True},
+            "source": {"effect": effect},
+            "analysis": {"comparisons": [{"verdict": "x", "metrics": {
+                metric: {"delta": delta, "ci_low": low, "ci_high": high}}}]}}
+
+
+def test_agreement_words():
+    assert agreement(_ab("better", 0.1, 0.05, 0.15)) == "agrees"
+    assert agreement(_ab("better", -0.1, -0.15, -0.05)) == "disagrees"
+    # no significant change, but a gain of the claimed kind is not ruled out
+    assert agreement(_ab("better", 0.04, -0.01, 0.09)) == "cannot tell"
+    # no significant change, and a gain as large as the margin is ruled out
+    assert agreement(_ab("better", 0.0, -0.02, 0.02)) == "disagrees"
+    # ... unless the source itself claims less than the interval rules out
+    assert agreement(_ab("better", 0.0, -0.02, 0.02, effect=0.01)) == "cannot tell"
+    assert agreement(_ab("worse", -0.05, -0.15, 0.07)) == "cannot tell"
+    assert agreement(_ab("no-change", 0.0, -0.02, 0.02)) == "agrees"
+    assert agreement(_ab("no-change", 0.0, -0.08, 0.08)) == "cannot tell"
+    assert agreement(_ab("no-change", 0.1, 0.05, 0.15)) == "disagrees"
+    assert agreement(_ab("none", 0.1, 0.05, 0.15)) == "no direction claimed"
+    # CPU per transaction: lower is better, so a fall is "better"
+    assert agreement(_ab("better", -0.1, -0.15, -0.05, metric="cpu_per_tx")) == "agrees"
+    invalid = {**_ab("better", 0.1, 0.05, 0.15), "validity": {"valid": False}}
+    assert agreement(invalid) == "not comparable"
+
+
+def test_a_sweep_claim_about_the_smallest_value_is_tested_on_it(site):
+    """jvm-heap-size: the thesis compares its too-small default heap with the peak; the best
+    size against the lab's 1 GB reference says nothing about that."""
+    found = site.newest("jvm-heap-size")
+    assert found is not None
+    stored = found[1]
+    assert agreement(stored, contrast="best-vs-reference") == "cannot tell"
+    assert agreement(stored, contrast="best-vs-cheapest") == "agrees"
+
+
+def test_read_stored_leaves_the_stored_numbers_alone():
+    import json
+    path = sorted(Path(ROOT, "results", "jvm-gc-collector").glob("*.json"))[-1]
+    stored = json.loads(path.read_text())
+    before = json.dumps(stored, sort_keys=True)
+    read = read_stored(stored)
+    assert json.dumps(stored, sort_keys=True) == before
+    assert read["agreement"] == "no direction claimed"
