@@ -31,8 +31,8 @@ from typing import Callable
 
 import docker
 
-from . import (apps, changes, design, images, layout, load, preflight, provenance, result,
-               stackpool, staleness, stats, store, telemetry, topology, warmup)
+from . import (apps, calibration, changes, design, images, layout, load, preflight, provenance,
+               result, stackpool, staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
@@ -134,6 +134,10 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         verified = run.configure(first)
         static = {**_static_provenance(stack, plan, code),  # while every node runs
                   **servers.provenance()}
+        if prof.calibrate:  # before any warm-up, while the nodes idle
+            say("calibration: timing a fixed CPU loop in the load generator")
+            static["calibration"] = calibration.measure(stack.loadgen)
+            say(f"calibration: {static['calibration']['median_ms']:.0f} ms (median)")
         warmups = run.warm_up(first)
         trials, queue_log = run.blocks(blocks)
         stack.keep()

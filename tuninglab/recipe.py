@@ -284,6 +284,7 @@ class Profile:
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
     reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
     jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
+    calibrate: bool = False  # time the host's speed before the first warm-up (calibration.py)
 
 
 @dataclass(frozen=True)

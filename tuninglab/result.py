@@ -115,7 +115,9 @@ KEYS = {
                   "measured_hash (the "
                   "recipe without its prose and its CI profile: what staleness compares), git_commit, "
                   "git_dirty, git_dirty_paths, cluster (a recipe with [cluster]: its spec, and what forming it "
-                  "took: `formed`)}`",
+                  "took: `formed`), calibration (the host-speed index timed before the first "
+                  "warm-up: `{what, unit, iterations, dropped, median_ms, min_ms, max_ms}`; "
+                  "calibration.py)}`",
 }
 METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "
           "them in reverse order); A/B arms of the application server in a crossover (two nodes "

@@ -3,7 +3,7 @@ import ipaddress
 
 import pytest
 
-from tuninglab import apps, load
+from tuninglab import apps, calibration, load
 from tuninglab.compiler_cpu import compiler_threads_cpu
 from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
@@ -91,3 +91,15 @@ def test_a_ci_node_runs_its_jit_as_c1_alone():
     properties = runtime.get("system-properties") or {}
     assert "-XX:TieredStopAtLevel=1" in runtime.get("input-arguments", [])
     assert "emulated-client" in properties.get("java.vm.info", "")
+
+
+def test_the_host_speed_index_times_the_same_loop_in_the_load_generator(stack):
+    """calibration.py: a fixed loop in the load generator, its warm iterations dropped; the
+    index is a positive median inside its own range, and says what it timed."""
+    index = calibration.measure(stack.loadgen)
+    assert index["unit"] == "ms" and index["iterations"] - index["dropped"] >= 3
+    assert 0 < index["min_ms"] <= index["median_ms"] <= index["max_ms"]
+    assert f"{calibration.LOOP:,} steps" in index["what"]
+    # a rate on a host half as fast (twice the index) reads as twice the rate on this one
+    assert calibration.normalise(100.0, {"median_ms": 2 * index["median_ms"]}, index) == 200.0
+    assert calibration.normalise(100.0, None, index) is None
