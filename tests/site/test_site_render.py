@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from sitekit import DATA, REPO
+from tuninglab.analysis import read_stored
 from tuninglab.numbers import MINUS
 from tuninglab.site import Site, find_markers
 from tuninglab.site import result_block, results_table, schema_doc
@@ -192,19 +193,22 @@ def test_agreement_words(agrees, expected, word):
 
 
 def test_sweep_block_shows_the_recommendation_and_every_point():
-    md = plain(result_block.render(sweep_result(), page="thesis/06.md",
+    """The site reads a stored sweep by today's rule (read_stored), whatever the run wrote."""
+    md = plain(result_block.render(read_stored(sweep_result()), page="thesis/06.md",
                                    json_path="results/fixture-heap/x.json",
                                    figure_path="figures/fixture-heap.png"))
-    assert "**Set 256 MB: the cheapest heap within noise of the best (FIXTURE).**" in md
+    assert ("**Set heap size to 256 MB: the cheapest value shown within 5 % of the best "
+            "(1024 MB): −0.8 % [−2.0, +0.4]").replace("−", MINUS) in md
+    assert "FIXTURE" not in md.split("**Set")[1].split("**")[0]  # the stored sentence is not used
     assert "The best value against the reference: +0.0 % [−1.0, +1.0]".replace("−", MINUS) in md
     rows = [line for line in md.splitlines() if line.startswith("| ") and line[2:3].isdigit()]
     assert [r.split("|")[1].strip() for r in rows] == ["96", "256", "1024"]
     knee = next(r for r in rows if r.startswith("| 256 "))
-    assert "knee" in knee and f"{MINUS}0.8 %" in knee
+    assert "recommended" in knee and "within 5.0 % of the best" in knee and f"{MINUS}0.8 %" in knee
     best = next(r for r in rows if r.startswith("| 1024 "))
     assert "best" in best
     assert "| heap size (MB) |" in md
-    assert "Rule: knee: the cheapest value" in md
+    assert "Rule: a value is as good as the best only when its whole paired 95 % interval" in md
     assert "- **Warm-up:** p96 steady after 40 s" in md
 
 

@@ -10,6 +10,7 @@ import pytest
 from tuninglab import layout
 from tuninglab.analysis import advice, read_stored
 from tuninglab.analysis.agreement import agreement
+from tuninglab.numbers import MINUS
 from tuninglab.site.repository import Site
 
 ROOT = layout.REPO_ROOT
@@ -62,7 +63,8 @@ def test_a_cheaper_value_that_cannot_be_told_makes_the_run_say_so():
     read = _sweep(against)
     assert read["status"] == "cannot tell" and read["recommended"] is None
     assert read["recommendation"].startswith("This run cannot tell which pool to set")
-    assert "2 connections (-20.0 % [-30.0, -10.0]) measurably worse" in read["recommendation"]
+    assert (f"2 connections ({MINUS}20.0 % [{MINUS}30.0, {MINUS}10.0]) measurably worse"
+            in read["recommendation"])
     # its estimate already lies past the margin: more blocks would not make it equivalent
     assert "already lies beyond the margin" in read["recommendation"]
 

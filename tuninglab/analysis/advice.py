@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 from .. import stats
+from ..numbers import fmt_delta
 
 __all__ = ["DEFAULT_MARGIN", "LATENCY_KNEE_FACTOR", "ORDERS", "RANKS", "REASON_METRICS", "load_rule",
            "load_sentence", "rank", "read_load", "read_sweep", "reread"]
@@ -157,8 +158,7 @@ class _Words:
         c = self.against.get(arm) or {}
         if c.get("delta") is None or c.get("ci_low") is None:
             return "no interval"
-        return (f"{c['delta'] * 100:+.1f} % [{c['ci_low'] * 100:+.1f}, "
-                f"{c['ci_high'] * 100:+.1f}]")
+        return fmt_delta(c["delta"], c["ci_low"], c["ci_high"])
 
     def listing(self, arms: list[str], with_delta: bool = True) -> str:
         parts = [f"{self.value(a)} ({self.delta(a)})" if with_delta else self.value(a)
@@ -363,8 +363,7 @@ def load_sentence(curve: dict, read: dict) -> str:
         parts.append(f"p99 latency stays within {factor:g} x its low-load value")
     falls = curve.get("past_saturation")
     if falls and falls.get("delta") is not None and falls.get("ci_low") is not None:
-        number = (f"{falls['delta'] * 100:+.1f} % [{falls['ci_low'] * 100:+.1f}, "
-                  f"{falls['ci_high'] * 100:+.1f}]")
+        number = fmt_delta(falls["delta"], falls["ci_low"], falls["ci_high"])
         if read["falls"] == WORSE:
             parts.append(f"past saturation throughput falls: {number} at the highest load")
         elif read["falls"] == EQUIVALENT:

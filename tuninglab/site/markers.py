@@ -8,24 +8,30 @@ so a page can show them):
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
 - ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names;
-- ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml.
+- ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml;
+- ``<!-- warmup-summary -->``: how many node warm-ups of the newest results ended steady.
+
+One marker stands inside a sentence: ``<!-- agreement: <recipe-id> -->`` becomes the word for
+that recipe's newest result against its source (agrees, disagrees, cannot tell, ...), the same
+word the Results page shows, so a page never writes a verdict of its own.
 """
 from __future__ import annotations
 
 import re
 
-__all__ = ["find_markers", "expand_markers"]
+__all__ = ["find_markers", "find_inline", "expand_markers"]
 
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format)|(?P<flags>jvm-flags)|(?P<profiles>profiles))\s*-->[ \t]*$"
+    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format)|(?P<flags>jvm-flags)|(?P<profiles>profiles)|(?P<warmups>warmup-summary))\s*-->[ \t]*$"
 )
+_INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
-def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
-    """(line index, kind, recipe id) for every marker outside fenced code blocks."""
-    found, fence = [], None
+def _prose_lines(markdown: str):
+    """(index, line) of every line outside fenced code blocks."""
+    fence = None
     for index, line in enumerate(markdown.splitlines()):
         opening = _FENCE.match(line)
         if opening:
@@ -35,8 +41,20 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             elif token.startswith(fence):
                 fence = None
             continue
-        if fence is not None:
-            continue
+        if fence is None:
+            yield index, line
+
+
+def find_inline(markdown: str) -> list[tuple[int, str]]:
+    """(line index, recipe id) of every inline agreement marker outside fenced code."""
+    return [(index, m.group("id")) for index, line in _prose_lines(markdown)
+            for m in _INLINE.finditer(line)]
+
+
+def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
+    """(line index, kind, recipe id) for every marker outside fenced code blocks."""
+    found = []
+    for index, line in _prose_lines(markdown):
         match = _MARKER.match(line)
         if not match:
             continue
@@ -50,6 +68,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             found.append((index, "jvm-flags", None))
         elif match.group("profiles"):
             found.append((index, "profiles", None))
+        elif match.group("warmups"):
+            found.append((index, "warmup-summary", None))
         else:
             found.append((index, "recipe-schema", None))
     return found
@@ -61,9 +81,13 @@ def expand_markers(markdown: str, page: str, site) -> str:
                    warmups_table)
 
     markers = find_markers(markdown)
-    if not markers:
+    inline = find_inline(markdown)
+    if not markers and not inline:
         return markdown
     lines = markdown.splitlines()
+    for index in sorted({i for i, _ in inline}):
+        lines[index] = _INLINE.sub(lambda m: result_block.agreement_word(site, m.group("id")),
+                                   lines[index])
     for index, kind, recipe_id in reversed(markers):
         if kind == "result":
             block = result_block.render_marker(site, recipe_id, page)
@@ -79,6 +103,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = jvmflags_table.render(site, page)
         elif kind == "profiles":
             block = schema_doc.render_profiles(page)
+        elif kind == "warmup-summary":
+            block = warmups_table.render_summary(site)
         else:
             block = schema_doc.render(site.schema())
         lines[index:index + 1] = ["", *block.splitlines(), ""]

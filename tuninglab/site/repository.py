@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import result as results
+from ..analysis import read_stored
 from ..recipe import RecipeError, load_recipe, recipe_schema
 from ..store import ResultError, list_results, load_result
 
@@ -74,7 +75,8 @@ class Site:
 
     # -- results ------------------------------------------------------------------------------
     def newest(self, recipe_id: str) -> tuple[Path, dict] | None:
-        """The newest publishable result (upgraded to the current shape), or None."""
+        """The newest publishable result (``read``: upgraded and read by today's rules), or
+        None."""
         if recipe_id not in self._newest:
             found = None
             for path in reversed(list_results(self.results_dir, recipe_id)):
@@ -83,13 +85,13 @@ class Site:
                 except ResultError:
                     continue
                 if publishable(data):
-                    found = (path, results.upgrade(data))
+                    found = (path, self.read(recipe_id, data))
                     break
             self._newest[recipe_id] = found
         return self._newest[recipe_id]
 
     def runs(self, recipe_id: str) -> list[tuple[Path, dict]]:
-        """Every publishable result of a recipe, oldest first (upgraded to the current shape)."""
+        """Every publishable result of a recipe, oldest first (``read``)."""
         found = []
         for path in list_results(self.results_dir, recipe_id):
             try:
@@ -97,8 +99,14 @@ class Site:
             except ResultError:
                 continue
             if publishable(data):
-                found.append((path, results.upgrade(data)))
+                found.append((path, self.read(recipe_id, data)))
         return found
+
+    def read(self, recipe_id: str, data: dict) -> dict:
+        """A stored result in the current shape, read by today's rules and the recipe's
+        current claim (analysis.read_stored): what every page and the Results page show."""
+        entry = self.entry(recipe_id)
+        return read_stored(results.upgrade(data), entry.recipe if entry else None)
 
     def unpublishable_count(self, recipe_id: str) -> int:
         """Stored results the site does not show (quick profile, or a tree with changes)."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 from .. import result as results
 from ..numbers import fmt_delta, fmt_interval, fmt_pct, fmt_time, fmt_value, unit_label
 from .text import cell, cite, code, nowrap, rel
+from .warmups_table import unsteady_nodes
 
-__all__ = ["render_marker", "render", "render_not_measured", "agreement"]
+__all__ = ["render_marker", "render", "render_not_measured", "agreement", "agreement_word"]
 
 
 def render_marker(site, recipe_id: str, page: str) -> str:
@@ -38,6 +39,10 @@ def render_not_measured(recipe_id: str, *, page: str | None = None,
 
 
 def agreement(result: dict) -> str:
+    """The one word for our result against the source (analysis/agreement.py), as the site
+    read it; results read by nothing newer fall back on the stored true/false."""
+    if result.get("agreement"):
+        return result["agreement"]
     agrees = result.get("agrees_with_source")
     if agrees is True:
         return "agrees"
@@ -48,12 +53,18 @@ def agreement(result: dict) -> str:
     return "not comparable"
 
 
+def agreement_word(site, recipe_id: str) -> str:
+    """The word of an inline ``<!-- agreement: id -->`` marker: the newest result's."""
+    found = site.newest(recipe_id)
+    return "not measured yet" if found is None else agreement(found[1])
+
+
 def render(result: dict, *, page: str, json_path: str, figure_path: str | None = None,
            notebook_path: str | None = None) -> str:
     """The block of one stored full result (paths are docs-relative; links are made relative
     to ``page`` so that MkDocs checks them). An invalid run shows no delta."""
     result = results.upgrade(result)
-    lines = _problems(result)
+    lines = _problems(result) + _unsteady(result)
     valid = results.is_valid(result)
     if figure_path and valid:
         lines += [f"![{cell(result.get('title', result['recipe']))}: the measured result]"
@@ -87,6 +98,21 @@ def _problems(result: dict) -> list[str]:
                "    These points are reported, and left out of the best value and the knee.", ""]
         return out + [f"    - {cell(e)}" for e in errors[:12]] + [""] + _server_errors(result)
     return []
+
+
+def _unsteady(result: dict) -> list[str]:
+    """A warning beside the numbers when a node's warm-up ended without a plateau."""
+    unsteady, checked = unsteady_nodes(result)
+    if not unsteady:
+        return []
+    per_level = (result.get("plan") or {}).get("layout") == "per-level"
+    why = ("Each value ran on a node of its own, so a node still speeding up favours its "
+           "value and nothing cancels it." if per_level else
+           "A node still speeding up adds a drift that the arms' swaps cancel only in part.")
+    return ['!!! warning "Warm-up not steady"', "",
+            f"    {len(unsteady)} of {checked} nodes ended their warm-up without reaching a "
+            f"plateau ({', '.join(f'`{n}`' for n in unsteady)}). {why} Read the intervals "
+            f"below with that in mind.", ""]
 
 
 def _server_errors(result: dict) -> list[str]:
@@ -252,11 +278,20 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
     lines += [header + " |", "|--:|--:|--:|" + ("--:|" if "latency_p99" in curve else "--:|--:|") + "---|"]
     against = curve.get("against_best") or {}
     p99 = {p["arm"]: p for p in curve.get("latency_p99") or []}
+    ranks = curve.get("ranks") or {}
+    unsteady = _unsteady_arms(result)
     for p in curve.get("points", []):
-        marks = [w for w, key in (("best", "best"), ("knee", "knee"), ("saturation", "saturation"),
+        marks = [w for w, key in (("best", "best"), ("recommended", "recommended"),
+                                  ("saturation", "saturation"),
                                   ("latency knee", "latency_knee")) if curve.get(key) == p["arm"]]
+        rank = ranks.get(p["arm"])
+        if rank in ("equivalent", "worse", "cannot tell"):
+            marks.append({"equivalent": f"within {fmt_pct(curve.get('margin'))} of the best",
+                          "worse": "measurably worse", "cannot tell": "cannot tell"}[rank])
         if p.get("failed"):
             marks.append("errors")
+        if p["arm"] in unsteady:
+            marks.append("warm-up not steady")
         vs = against.get(p["arm"]) or {}
         vs_text = "—" if vs.get("is_best") or not vs else nowrap(fmt_delta(vs.get("delta"), vs.get("ci_low"), vs.get("ci_high")))
         x = p.get("value") if p.get("value") is not None else next(iter(p.get("load", {}).values()), "")
@@ -267,6 +302,14 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
         lines.append(f"| {x} | {fmt_value(p.get('mean'))} {band} | {vs_text} | {extra} {', '.join(marks)} |")
     lines += ["", f"Rule: {cell(curve.get('rule', ''))}.", ""]
     return lines
+
+
+def _unsteady_arms(result: dict) -> set[str]:
+    """The arms that ran on a node whose warm-up ended without a plateau (a sweep's node per
+    value: the mark belongs to that value)."""
+    unsteady, _ = unsteady_nodes(result)
+    return {a["id"] for a in (result.get("plan") or {}).get("arms") or []
+            if a.get("node") in unsteady}
 
 
 def _band(point: dict) -> str:

@@ -2,10 +2,11 @@
 long each JVM took to compile and to reach its plateau, drawn from the stored windows."""
 from __future__ import annotations
 
+from .. import result as results
 from ..numbers import fmt_time
 from .text import cell, rel
 
-__all__ = ["render", "node_rows"]
+__all__ = ["render", "render_summary", "node_rows", "unsteady_nodes"]
 
 
 def node_rows(result: dict) -> list[dict]:
@@ -43,6 +44,40 @@ def render(site, recipe_id: str, page: str) -> str:
     lines += ["", f"{count} JVM starts in {len(runs)} published run(s) of `{cell(recipe_id)}`; "
                   f"each window is 5 s of the recipe's own load."]
     return "\n".join(lines) + "\n"
+
+
+def unsteady_nodes(result: dict) -> tuple[list[str], int]:
+    """The nodes whose warm-up ended without a plateau, and how many nodes had the check."""
+    states = {node: results.warmup_state(w) for node, w in (result.get("warmup") or {}).items()}
+    checked = [node for node, state in states.items() if state != "no plateau check"]
+    return [node for node in checked if states[node] == "not steady"], len(checked)
+
+
+def render_summary(site) -> str:
+    """The Method page's statement on the warm-up rule, counted from the newest published
+    result of every recipe (a sentence, so that it never outruns the stored runs)."""
+    checked = steady = 0
+    affected = []
+    for entry in site.entries:
+        found = site.newest(entry.id)
+        if found is None:
+            continue
+        unsteady, count = unsteady_nodes(found[1])
+        checked += count
+        steady += count - len(unsteady)
+        if unsteady:
+            affected.append(f"`{entry.id}` ({len(unsteady)} of {count})")
+    if not checked:
+        return "No published result has a node warm-up with a plateau check yet.\n"
+    text = (f"In the newest published result of each recipe, **{steady} of {checked} node "
+            f"warm-ups ended steady** ({steady / checked:.0%}).")
+    if affected:
+        text += (f" {checked - steady} ended without a plateau, in {len(affected)} recipes: "
+                 f"{', '.join(affected)}. Each of their pages says so beside its numbers: a "
+                 f"node still speeding up adds drift that a crossover's swaps cancel only in "
+                 f"part, and that nothing cancels where each value of a sweep has a node of "
+                 f"its own.")
+    return text + "\n"
 
 
 def _window(window: dict | None) -> str:
