@@ -3,15 +3,18 @@ verdict with the smallest effect the run could have detected, then every metric 
 point of the curve (sweeps and load curves), then what was verified."""
 from __future__ import annotations
 
+from . import layout
 from . import result as results
+from .analysis import read_stored
 from .numbers import fmt_delta, fmt_interval, fmt_pct, fmt_value
+from .recipe import RecipeError, find_recipe
 
 ORDER = ["throughput", "cpu_per_tx", "latency_p50", "latency_p90", "latency_p99", "error_rate",
          "db_cpu_per_tx", "gc_time", "pool_wait_ms"]
 
 
 def summary(result: dict) -> str:
-    result = results.upgrade(result)
+    result = _read(result)
     prov = result.get("provenance") or {}
     lines = [f"{result['recipe']}: {result.get('title', '')}",
              f"profile {result['profile']}, {_design_text(result)}, started {prov.get('started')} "
@@ -31,8 +34,8 @@ def summary(result: dict) -> str:
         lines.append(f"{validity['disturbed']} disturbed trial(s) (a node's compiler still busy, or "
                      f"the machine) were run again (kept in the result, not counted)")
     lines.append(f"{results.headline(result)}")
-    lines.append(f"source expected {result.get('expected')}; agrees with source: "
-                 f"{result.get('agrees_with_source')}")
+    lines.append(f"source expected {result.get('expected')}; against the source: "
+                 f"{result.get('agreement')}")
     for comparison in results.comparisons(result):
         lines += _comparison_lines(comparison)
     for curve in results.curves(result):
@@ -44,6 +47,16 @@ def summary(result: dict) -> str:
     lines.append(f"verified before measuring: {sum(c['ok'] for c in verified)}/{len(verified)} "
                  f"checks passed; every trial re-verified its arm")
     return "\n".join(lines)
+
+
+def _read(result: dict) -> dict:
+    """The result read by today's rules and its recipe's current claim, as the site reads it
+    (analysis.read_stored); a result whose recipe is gone is read with the claim it stored."""
+    try:
+        recipe = find_recipe(layout.recipes_dir(), result["recipe"])
+    except (RecipeError, KeyError):
+        recipe = None
+    return read_stored(results.upgrade(result), recipe)
 
 
 def _design_text(result: dict) -> str:
