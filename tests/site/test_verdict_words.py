@@ -23,7 +23,8 @@ AGAINST = re.compile(r"\b(source|guide|thesis|article|claim|claims|claimed|Resul
 NOT_A_VERDICT = re.compile(
     r"agreement word|the words? (agrees|disagrees)|\*agrees\*|\*disagrees\*|`agrees`|"
     r"`disagrees`|agree with each other|periods (dis)?agree|runs? (dis)?agree|"
-    r"class loaders must agree|rows? disagree|own row|whether (it|the two) agrees?",
+    r"class loaders must agree|rows? disagree|own row|whether (it|the two) agrees?|"
+    r"analysis/agreement\.py",
     re.IGNORECASE)
 
 

@@ -110,9 +110,10 @@ def _unsteady(result: dict) -> list[str]:
            "value and nothing cancels it." if per_level else
            "A node still speeding up adds a drift that the arms' swaps cancel only in part.")
     return ['!!! warning "Warm-up not steady"', "",
-            f"    {len(unsteady)} of {checked} nodes ended their warm-up without reaching a "
-            f"plateau ({', '.join(f'`{n}`' for n in unsteady)}). {why} Read the intervals "
-            f"below with that in mind.", ""]
+            f"    {len(unsteady)} of {checked} JVM warm-ups ended without reaching a plateau "
+            f"({', '.join(f'`{n}`' for n in unsteady[:8])}"
+            f"{', ...' if len(unsteady) > 8 else ''}). {why} Read the intervals below with "
+            f"that in mind.", ""]
 
 
 def _server_errors(result: dict) -> list[str]:
@@ -307,7 +308,7 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
 def _unsteady_arms(result: dict) -> set[str]:
     """The arms that ran on a node whose warm-up ended without a plateau (a sweep's node per
     value: the mark belongs to that value)."""
-    unsteady, _ = unsteady_nodes(result)
+    unsteady = {node.split(" (period")[0] for node in unsteady_nodes(result)[0]}
     return {a["id"] for a in (result.get("plan") or {}).get("arms") or []
             if a.get("node") in unsteady}
 

@@ -6,7 +6,7 @@ from .. import result as results
 from ..numbers import fmt_time
 from .text import cell, rel
 
-__all__ = ["render", "render_summary", "node_rows", "unsteady_nodes"]
+__all__ = ["render", "render_summary", "node_rows", "unsteady_nodes", "warm_ups"]
 
 
 def node_rows(result: dict) -> list[dict]:
@@ -46,11 +46,24 @@ def render(site, recipe_id: str, page: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def warm_ups(result: dict) -> list[tuple[str, int, dict]]:
+    """Every JVM warm-up of a run as (node, period, warm-up): the first, and those of each
+    later period that started its nodes anew (a restart crossover, a sweep's launches)."""
+    found = [(node, 0, w) for node, w in (result.get("warmup") or {}).items()]
+    for period in (result.get("design") or {}).get("periods") or []:
+        for node, w in (period.get("warmup") or {}).items():
+            found.append((node, period.get("period", 0), w))
+    return found
+
+
 def unsteady_nodes(result: dict) -> tuple[list[str], int]:
-    """The nodes whose warm-up ended without a plateau, and how many nodes had the check."""
-    states = {node: results.warmup_state(w) for node, w in (result.get("warmup") or {}).items()}
-    checked = [node for node, state in states.items() if state != "no plateau check"]
-    return [node for node in checked if states[node] == "not steady"], len(checked)
+    """The warm-ups that ended without a plateau (a node's name, with its period after the
+    first), and how many warm-ups had the check."""
+    checked = [(node, period, w) for node, period, w in warm_ups(result)
+               if results.warmup_state(w) != "no plateau check"]
+    unsteady = [node if period == 0 else f"{node} (period {period + 1})"
+                for node, period, w in checked if results.warmup_state(w) == "not steady"]
+    return unsteady, len(checked)
 
 
 def render_summary(site) -> str:
@@ -69,8 +82,10 @@ def render_summary(site) -> str:
             affected.append(f"`{entry.id}` ({len(unsteady)} of {count})")
     if not checked:
         return "No published result has a node warm-up with a plateau check yet.\n"
-    text = (f"In the newest published result of each recipe, **{steady} of {checked} node "
-            f"warm-ups ended steady** ({steady / checked:.0%}).")
+    text = (f"In the newest published result of each recipe, **{steady} of {checked} JVM "
+            f"warm-ups ended steady** ({steady / checked * 100:.0f} %; a node started anew in a later "
+            f"period, as a restart crossover or a sweep's launches do, warms up again and "
+            f"counts again).")
     if affected:
         text += (f" {checked - steady} ended without a plateau, in {len(affected)} recipes: "
                  f"{', '.join(affected)}. Each of their pages says so beside its numbers: a "
