@@ -1,9 +1,10 @@
 """The built site in a real browser: Debian's chromium driven by Playwright (sync API).
 
 Every nav entry loads with an h1, no page logs a console error, every same-site link
-resolves, search finds a recipe page, and a notebook page shows its plot (when a notebook
-exists). Set TUNINGLAB_SITE_SHOTS=<folder> to also save screenshots of the Results page and of
-a chapter page there.
+resolves, search finds a recipe page, a notebook page shows its plot (when a notebook
+exists), and the Results table fits a laptop screen (1366 x 768) without scrolling sideways.
+Set TUNINGLAB_SITE_SHOTS=<folder> to also save screenshots of the Results page and of a
+chapter page there.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ CHROMIUM_ARGS = [
 ]
 # A term found on one recipe page only, and that page.
 SEARCH_TERM, SEARCH_PAGE = "IronJacamar", "guide/05-jca/"
+# A laptop's screen: the Results table must fit it with the navigation shown (until 2026-11-27
+# it ran past the page's right edge, its last column cut to "Agre...").
+LAPTOP = {"width": 1366, "height": 768}
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -187,7 +191,44 @@ def test_screenshots(context, base_url):
                        ("thesis-08-quota", "thesis/08-performance-analysis/")):
         page.goto(urljoin(base_url, path))
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+    page.set_viewport_size(LAPTOP)  # the Results table as a laptop shows it
+    page.goto(urljoin(base_url, "results/"))
+    page.locator("article table").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(Path(folder) / "results-table-1366.png"))
     page.close()
+
+
+# The Results table, its scrolling wrapper (Material wraps every table in
+# div.md-typeset__scrollwrap; the table itself scrolls too) and the article's right edge.
+_TABLE_SIZES = """() => {
+    const table = document.querySelector('.tl-results table') || document.querySelector('article table');
+    if (!table) return null;
+    const wrapper = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+    const cells = table.querySelectorAll('thead th');
+    return {
+        table: [table.scrollWidth, table.clientWidth],
+        wrapper: [wrapper.scrollWidth, wrapper.clientWidth],
+        lastHeader: cells.length ? cells[cells.length - 1].getBoundingClientRect().right : 0,
+        tableRight: table.getBoundingClientRect().right,
+        articleRight: table.closest('article').getBoundingClientRect().right,
+    };
+}"""
+
+
+def test_results_table_fits_a_laptop_screen(context, base_url):
+    """At 1366 x 768 the Results table neither scrolls sideways nor runs past the article."""
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    response = page.goto(urljoin(base_url, "results/"), wait_until="load")
+    assert response and response.status == 200
+    sizes = page.evaluate(_TABLE_SIZES)
+    page.close()
+    assert sizes, "the Results page shows no table"
+    for part in ("table", "wrapper"):
+        scroll, client = sizes[part]
+        assert scroll <= client + 1, f"the Results {part} overflows: {scroll} px of content in {client} px ({sizes})"
+    assert sizes["lastHeader"] <= sizes["tableRight"] + 1, sizes
+    assert sizes["tableRight"] <= sizes["articleRight"] + 1, sizes
 
 
 def test_every_figure_loads(context, base_url, crawl):
