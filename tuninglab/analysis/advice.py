@@ -125,16 +125,12 @@ def reread(result: dict, reading: dict | None = None) -> dict:
     settings = {"cheaper": stored.get("cheaper", "lower"), "margin": DEFAULT_MARGIN,
                 "name": stored.get("name") or "value", "unit": stored.get("unit") or ""}
     settings.update({k: v for k, v in (reading or {}).items() if v is not None})
-    for curve in analysis.get("curves") or []:
-        if "knee" in curve:  # a sweep
+    # A sweep's curves have a knee key; an A/B run by load keeps its load curves in "curves"
+    # too, and a sweep by load its values' load curves in "load_curves".
+    for curve in (analysis.get("curves") or []) + (analysis.get("load_curves") or []):
+        if "knee" in curve:
             _reread_sweep(curve, settings)
         elif "saturation" in curve:
-            _reread_load(curve, settings["margin"])
-    for key in ("load_curves",):
-        for curve in analysis.get(key) or []:
-            _reread_load(curve, settings["margin"])
-    for c in analysis.get("comparisons") or []:
-        for curve in c.get("curves") or []:
             _reread_load(curve, settings["margin"])
     return result
 
