@@ -31,8 +31,9 @@ import math
 from .. import stats
 from ..numbers import fmt_delta
 
-__all__ = ["DEFAULT_MARGIN", "LATENCY_KNEE_FACTOR", "ORDERS", "RANKS", "REASON_METRICS", "load_rule",
-           "load_sentence", "rank", "read_load", "read_sweep", "reread"]
+__all__ = ["DEFAULT_MARGIN", "LATENCY_KNEE_FACTOR", "ORDERS", "RANKS", "REASON_METRICS",
+           "cheap_first", "load_fields", "load_rule", "load_sentence", "rank", "read_load",
+           "read_sweep", "reread"]
 
 DEFAULT_MARGIN = 0.05
 BEST, EQUIVALENT, WORSE, CANNOT_TELL, UNKNOWN, ERRORS = (
@@ -83,7 +84,7 @@ def read_sweep(points: list[dict], against_best: dict[str, dict], *, best: str |
                         else rank(against_best.get(p["arm"]), higher_is_better, margin))
              for p in points}
     out = {"ranks": ranks, "margin": margin, "ordered": cheaper != "none", "recommended": None,
-           "status": "none", "rule": _rule_text(cheaper, margin)}
+           "knee": None, "status": "none", "rule": _rule_text(cheaper, margin)}
     if best is None:
         out["recommendation"] = "no value ran without errors: nothing to recommend"
         return out
@@ -92,6 +93,9 @@ def read_sweep(points: list[dict], against_best: dict[str, dict], *, best: str |
         out.update(_ranked(points, ranks, best, words))
     else:
         out.update(_cheapest(points, ranks, best, cheaper, words))
+        # The stored name of the recommended value on an ordered axis (the site and older
+        # readers look for it); unordered choices have none.
+        out["knee"] = out["recommended"]
     return out
 
 
@@ -191,7 +195,7 @@ class _Words:
 
 
 def _cheapest(points, ranks, best, cheaper, w: _Words) -> dict:
-    ordered = _cheap_first([p for p in points if ranks[p["arm"]] != ERRORS], cheaper)
+    ordered = cheap_first([p for p in points if ranks[p["arm"]] != ERRORS], cheaper)
     arms = [p["arm"] for p in ordered]
     pick = next(a for a in arms if ranks[a] in (BEST, EQUIVALENT))
     cheaper_ones = arms[:arms.index(pick)]
@@ -309,7 +313,6 @@ def _reread_sweep(curve: dict, settings: dict) -> None:
                       cheaper=settings["cheaper"], margin=settings["margin"],
                       name=settings["name"], unit=settings["unit"], metric=metric)
     curve.update(read)
-    curve["knee"] = read["recommended"] if read["ordered"] else None
 
 
 def _reread_load(curve: dict, margin: float) -> None:
@@ -317,11 +320,15 @@ def _reread_load(curve: dict, margin: float) -> None:
         return
     read = read_load(curve.get("points") or [], curve["against_best"], best=curve["best"],
                      margin=margin)
-    curve.update(ranks=read["ranks"], margin=margin, saturation=read["saturation"],
-                 saturation_firm=read["saturation_firm"],
-                 falls_past_saturation=read["falls"] == WORSE,
-                 rule=load_rule(margin))
+    curve.update(load_fields(read))
     curve["recommendation"] = load_sentence(curve, read)
+
+
+def load_fields(read: dict) -> dict:
+    """What a load curve stores of ``read_load``'s reading (the engine's and the site's)."""
+    return {"ranks": read["ranks"], "margin": read["margin"], "saturation": read["saturation"],
+            "saturation_firm": read["saturation_firm"],
+            "falls_past_saturation": read["falls"] == WORSE, "rule": load_rule(read["margin"])}
 
 
 def load_rule(margin: float) -> str:
@@ -373,7 +380,7 @@ def load_sentence(curve: dict, read: dict) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
-def _cheap_first(points: list[dict], cheaper: str) -> list[dict]:
+def cheap_first(points: list[dict], cheaper: str) -> list[dict]:
     """Points from the cheap end of the axis: by value when every value is a number (a recipe
     may list them in any order, as cluster-node-count lists 4 to 1), else as listed."""
     numeric = all(isinstance(p.get("value"), (int, float)) for p in points)

@@ -24,7 +24,7 @@ The words:
 from __future__ import annotations
 
 from .. import stats
-from .advice import DEFAULT_MARGIN
+from .advice import DEFAULT_MARGIN, cheap_first
 
 __all__ = ["AGREES", "DISAGREES", "CANNOT_TELL", "NO_DIRECTION", "NOT_COMPARABLE", "WORDS",
            "CONTRASTS", "agreement", "tested"]
@@ -83,9 +83,8 @@ def _best_against_cheapest(curve: dict, higher: bool, result: dict) -> dict | No
     if not points:
         return None
     cheaper = ((result.get("change") or {}).get("sweep") or {}).get("cheaper", "lower")
-    numeric = all(isinstance(p.get("value"), (int, float)) for p in points)
-    ordered = sorted(points, key=lambda p: p["value"]) if numeric else points
-    cheapest = ordered[0] if cheaper != "higher" else ordered[-1]
+    # Unordered choices have no cheap end: the first value listed stands for it, as before.
+    cheapest = cheap_first(points, "higher" if cheaper == "higher" else "lower")[0]
     c = (curve.get("against_best") or {}).get(cheapest["arm"]) or {}
     if c.get("is_best") or c.get("ci_low") is None:
         return None

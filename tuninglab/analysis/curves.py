@@ -82,7 +82,6 @@ def sweep_curve(trials, arms: list[Arm], *, primary: str, cheaper: str, referenc
     out.update(advice.read_sweep(points, against_best, best=best,
                                  higher_is_better=rule.higher_is_better, cheaper=cheaper,
                                  margin=margin, name=name, unit=unit, metric=primary))
-    out["knee"] = out["recommended"] if out["ordered"] else None
     return out
 
 
@@ -106,12 +105,9 @@ def load_curve(trials, arms: list[Arm], *, key: str, confidence: float = 0.95,
         knee = next((p["arm"] for p in usable if p["mean"] > LATENCY_KNEE_FACTOR * floor), None)
     last = [p for p in throughput if not p["failed"]][-1]["arm"]
     out.update({
-        "against_best": against_best, "ranks": read["ranks"], "margin": margin,
-        "saturation": read["saturation"], "saturation_firm": read["saturation_firm"],
+        "against_best": against_best, **advice.load_fields(read),
         "latency_knee": knee, "latency_knee_factor": LATENCY_KNEE_FACTOR,
         "past_saturation": against_best.get(last) if last != best else None,
-        "falls_past_saturation": read["falls"] == advice.WORSE,
-        "rule": advice.load_rule(margin),
     })
     out["recommendation"] = advice.load_sentence(out, read)
     return out

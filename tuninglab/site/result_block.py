@@ -109,9 +109,11 @@ def _unsteady(result: dict) -> list[str]:
     why = ("Each value ran on a node of its own, so a node still speeding up favours its "
            "value and nothing cancels it." if per_level else
            "A node still speeding up adds a drift that the arms' swaps cancel only in part.")
+    names = [f"`{node}" + (f" (period {period + 1})" if period else "") + "`"
+             for node, period in unsteady[:8]]
     return ['!!! warning "Warm-up not steady"', "",
             f"    {len(unsteady)} of {checked} JVM warm-ups ended without reaching a plateau "
-            f"({', '.join(f'`{n}`' for n in unsteady[:8])}"
+            f"({', '.join(names)}"
             f"{', ...' if len(unsteady) > 8 else ''}). {why} Read the intervals below with "
             f"that in mind.", ""]
 
@@ -308,7 +310,7 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
 def _unsteady_arms(result: dict) -> set[str]:
     """The arms that ran on a node whose warm-up ended without a plateau (a sweep's node per
     value: the mark belongs to that value)."""
-    unsteady = {node.split(" (period")[0] for node in unsteady_nodes(result)[0]}
+    unsteady = {node for node, _ in unsteady_nodes(result)[0]}
     return {a["id"] for a in (result.get("plan") or {}).get("arms") or []
             if a.get("node") in unsteady}
 

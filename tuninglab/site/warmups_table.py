@@ -56,13 +56,13 @@ def warm_ups(result: dict) -> list[tuple[str, int, dict]]:
     return found
 
 
-def unsteady_nodes(result: dict) -> tuple[list[str], int]:
-    """The warm-ups that ended without a plateau (a node's name, with its period after the
-    first), and how many warm-ups had the check."""
+def unsteady_nodes(result: dict) -> tuple[list[tuple[str, int]], int]:
+    """The warm-ups that ended without a plateau, as (node, period), and how many warm-ups
+    had the check."""
     checked = [(node, period, w) for node, period, w in warm_ups(result)
                if results.warmup_state(w) != "no plateau check"]
-    unsteady = [node if period == 0 else f"{node} (period {period + 1})"
-                for node, period, w in checked if results.warmup_state(w) == "not steady"]
+    unsteady = [(node, period) for node, period, w in checked
+                if results.warmup_state(w) == "not steady"]
     return unsteady, len(checked)
 
 
