@@ -106,8 +106,8 @@ def _unsteady(result: dict) -> list[str]:
     if not unsteady:
         return []
     per_level = (result.get("plan") or {}).get("layout") == "per-level"
-    why = ("Each value ran on a node of its own, so a node still speeding up favours its "
-           "value and nothing cancels it." if per_level else
+    why = ("Each value ran on a node of its own, so a node still speeding up counts against "
+           "its value and nothing cancels it." if per_level else
            "A node still speeding up adds a drift that the arms' swaps cancel only in part.")
     names = [f"`{node}" + (f" (period {period + 1})" if period else "") + "`"
              for node, period in unsteady[:8]]
