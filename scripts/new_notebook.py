@@ -64,26 +64,26 @@ def cells(recipe):
                             "each one up, run the blocks of trials and store the result (progress "
                             "is printed as it goes).")
     yield new_code_cell(f'result = tl.run("{recipe_id}", profile=profile)')
-    errors = ("no trial had errors of the system under test" if
-              recipe.metrics.primary != MEASURES_ERRORS else
-              "the requests that failed are this recipe's measurement, not a reason to discard "
-              "a trial")
-    yield new_markdown_cell("## What must hold in any run\n\nEvery check read back from the "
-                            "running system passed, before the trials and before each trial; "
-                            f"every arm ran; {errors}.")
-    yield new_code_cell(
-        'assert all(c["ok"] for checks in result["verified"].values() for c in checks)\n'
-        'assert all(c["ok"] for t in result["trials"] for c in t["checks"])\n'
-        'assert result["validity"]["valid"], result["validity"]["problems"]\n'
-        'assert {t["arm"] for t in result["trials"] if t["used"]} == '
-        '{a["id"] for a in result["plan"]["arms"]}\n'
-        'print("verified, valid, every arm measured")')
+    yield new_markdown_cell(_must_hold(recipe))
+    yield new_code_cell("print(tl.assert_sound(result))")
     yield new_markdown_cell("## The result\n\nErrors come first, then the verdict with the "
                             "smallest effect this run could have detected, then each metric (or "
                             "each point of the curve) with its 95 % interval.")
     yield new_code_cell("print(tl.summary(result))")
     yield new_code_cell("import matplotlib.pyplot as plt\n\ntl.plot_result(result)\nplt.show()")
     yield new_code_cell("tl.plot_warmup(result)\nplt.show()")
+
+
+def _must_hold(recipe) -> str:
+    errors = ("no trial had errors of the system under test" if
+              recipe.metrics.primary != MEASURES_ERRORS else
+              "the requests that failed are this recipe's measurement, not a reason to discard "
+              "a trial")
+    if recipe.sweep and recipe.metrics.primary != MEASURES_ERRORS:
+        errors = ("every value was measured, or every trial of a value failed requests: that "
+                  "value is reported with its errors first and left out of the curve")
+    return ("## What must hold in any run\n\nEvery check read back from the running system "
+            f"passed, before the trials and before each trial; every arm ran; {errors}.")
 
 
 def write(recipe, force: bool) -> None:

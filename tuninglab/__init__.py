@@ -16,6 +16,7 @@ import importlib
 _EXPORTS = {
     "ChangeNotEffective": ("changes.checks", "ChangeNotEffective"),
     "RecipeError": ("recipe", "RecipeError"),
+    "assert_sound": ("api", "assert_sound"),
     "comparison": ("report", "comparison"),
     "get_recipe": ("api", "get_recipe"),
     "latest_result": ("api", "latest_result"),
