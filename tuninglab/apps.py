@@ -162,6 +162,9 @@ def _load(name: str, root: str) -> App:
         data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise AppError(f"apps/{name}/app.toml: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise AppError(f"apps/{name}/app.toml: not UTF-8 text (byte {exc.start}); allowed: a "
+                       f"UTF-8 TOML file") from None
     problems = []
     for key in ("context_root", "webapp", "workload"):
         if not isinstance(data.get(key), str) or not data[key]:

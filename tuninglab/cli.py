@@ -241,8 +241,30 @@ def _stale(args) -> int:
 
 
 def _show(args) -> int:
-    print(report.summary(_resolve(args.result, args.profile)))
+    result = _resolve(args.result, args.profile)
+    print(_rendered(report.summary, result))
     return 0
+
+
+# What reading a stored result raises when a key deeper than store.KEY_TYPES checks holds
+# another type than the lab writes (an edited file, or not a result of this lab).
+_MISREAD = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def _misread(where: str, error: Exception) -> ResultError:
+    return ResultError(f"{where}: a key holds a value of another type than a stored result has "
+                       f"({type(error).__name__}: {error}); allowed: a result file as the lab "
+                       f"wrote it (re-run the recipe to get one)")
+
+
+def _rendered(render, *results: dict) -> str:
+    """The report of stored results: a key of the wrong type is the file's error, named with
+    its path, not a defect of the lab."""
+    try:
+        return render(*results)
+    except _MISREAD as error:
+        raise _misread(", ".join(r.get("_path") or f"the newest result of {r.get('recipe')}"
+                                 for r in results), error) from None
 
 
 def _compare(args) -> int:
@@ -253,7 +275,7 @@ def _compare(args) -> int:
     if a["recipe"] != b["recipe"]:
         print(f"tuninglab: warning: the results are of different recipes ({a['recipe']} and "
               f"{b['recipe']}); their numbers are not comparable", file=sys.stderr)
-    print(report.comparison(a, b))
+    print(_rendered(report.comparison, a, b))
     return 0
 
 
@@ -269,7 +291,12 @@ def _resolve(text: str, profile: str | None = None) -> dict:
                               f"(results/<id>/<time>-<host>.json) or a recipe id")
         if not path.is_file():
             raise ResultError(f"{text}: no such result file")
-        result = api.load_result(path)
+        try:
+            result = api.load_result(path)
+        except ResultError:
+            raise
+        except _MISREAD as error:
+            raise _misread(str(path), error) from None
         result["_path"] = str(path.resolve())
         return result
     recipe = api.get_recipe(text)  # an unknown id: RecipeError lists the known ones

@@ -22,6 +22,7 @@ from testcontainers.core.network import Network
 from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
 from . import images
+from .safety import jvm_options as safety_jvm_options
 
 
 class StartupError(RuntimeError):
@@ -225,7 +226,8 @@ class WildFlyNode(LabContainer):
 
     def with_jvm_options(self, options: str) -> "WildFlyNode":
         self.jvm_options = options
-        return self.with_env("JAVA_OPTS", options)
+        # standalone.sh evals JAVA_OPTS: quoted, each option reaches the JVM as text
+        return self.with_env("JAVA_OPTS", safety_jvm_options.for_eval(options))
 
     def with_server_config(self, name: str) -> "WildFlyNode":
         return self.with_env("SERVER_CONFIG", name)

@@ -52,7 +52,7 @@ def classify(exc: BaseException) -> Failure:
     from .warmup import WarmUpFailed
 
     if isinstance(exc, KeyboardInterrupt):
-        return Failure("interrupted", f"interrupted ({exc or 'Ctrl-C'}); the run's containers "
+        return Failure("interrupted", f"interrupted ({str(exc) or 'Ctrl-C'}); the run's containers "
                                       f"were removed and no result was stored")
     if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError)):
         return Failure("input", str(exc))

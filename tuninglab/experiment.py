@@ -155,10 +155,15 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                                    "wall_s": (finished - started).total_seconds(), **static})
     say(f"{recipe.id}: {result.headline(out)}")
     if save:
+        earlier = store.repeats(out, results_dir or layout.results_dir())
         path = store.write_result(out, results_dir or layout.results_dir())
         out["_path"] = str(path)
         shown = path.relative_to(layout.REPO_ROOT) if path.is_relative_to(layout.REPO_ROOT) else path
         say(f"stored {shown}")
+        if earlier:
+            say(f"this run repeats {len(earlier)} stored run(s) of the same recipe files, commit, "
+                f"profile and stack ({', '.join(p.name for p in earlier)}); every run is kept, "
+                f"each a sample of the same experiment")
     return out
 
 

@@ -5,13 +5,19 @@ parsed recipe, arm by arm (a sweep's values substituted), so that a mistake fail
 naming the file and the key, instead of after a network, a database and a JVM have started:
 
 - offline: every change and baseline file reads as UTF-8 and parses with the parser the run
-  uses; JVM options split as a shell splits them; CPU sets and quotas fit the machine; each
-  node's memory cap leaves room above the heap its JVM options ask for;
-- with the images (a Docker ``client`` given): the JVM of the app image accepts each
-  arm's options, the database image knows each PostgreSQL parameter, and the server
-  configuration exists in the app image. A probe is a throw-away container of the image that
-  runs one command (``java ... -version``, ``postgres --describe-config``) with no network;
-  answers are cached per image id under the cache folder, so a second check costs nothing.
+  uses; what a recipe may not do is refused (tuninglab/safety/: JVM options that are not JVM
+  options or hold shell syntax, PostgreSQL parameters that run commands or cut the database
+  off, operations on the addresses that carry the lab's own traffic); CPU sets and quotas fit
+  the machine; each node's memory cap leaves room above its heap, and the caps together fit
+  the machine;
+- with the images (a Docker ``client`` given): the JVM of the app image accepts each arm's
+  options; the database image knows each PostgreSQL parameter and accepts its value (type,
+  unit, range, allowed values from its own pg_settings); each management operation names a
+  resource type and attribute of the image's model with a value of its type; and the server
+  configuration exists in the app image. A probe is a throw-away container of the image with
+  no network (``java ... -version``, pg_settings from a scratch cluster in single-user mode,
+  the model from an embedded server in admin-only mode); answers are cached per image id
+  under the cache folder, so a second check costs nothing.
 
 ``check`` raises RecipeError with one line per problem (the CLI's exit code 2).
 """
@@ -27,7 +33,11 @@ from pathlib import Path
 from . import changes, layout, server_modules
 from .interference import cpuset_cpus
 from .plan import DATABASE, RELOAD, RUNTIME, compile_plan
+from .changes.model import app_property_problem
 from .recipe import Recipe, RecipeError
+from .safety import jvm_options as jvm_option_rules
+from .safety import postgresql as pg_rules
+from .safety import server_model as server_rules
 
 __all__ = ["check", "problems", "HEADROOM_MB", "heap_mb", "memory_mb"]
 
@@ -75,6 +85,7 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
         return found
     found += _baseline_files(recipe)
     found += _cluster_problems(recipe, where, kind)
+    found += _memory_problems(recipe, where, len(plan.nodes), _machine_memory_mb(client))
     nodes = {}
     for arm in plan.arms:
         try:
@@ -88,12 +99,17 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
     options_by_arm = {}
     for arm_id, node in nodes.items():
         found += _node_problems(where, arm_id, node, cpus)
-        try:
+        refused = jvm_option_rules.problems(node["jvm_options"])
+        found += [f"{where}: {_options_key(recipe)}: {problem}" for problem in refused]
+        if not refused:
             options_by_arm[arm_id] = shlex.split(node["jvm_options"])
-        except ValueError as error:
-            found.append(f"{where}: {_options_key(recipe)}: {error} in '{node['jvm_options']}'; "
-                         f"allowed: options split as a shell would (balanced quotes)")
     found += _stack_problems(recipe, where, cpus)
+    found += [f"{where}: {key}: {problem}" for key, op in _server_operations(recipe, kind, plan)
+              if (problem := server_rules.protected_problem(op) or app_property_problem(op))]
+    found += [f"{where}: {key}: PostgreSQL parameter '{name}' is refused: {why}; allowed: "
+              f"parameters that tune the database (see the reference's security page)"
+              for (name, _), key in _pg_settings(recipe, kind, plan).items()
+              if (why := pg_rules.refused(name))]
     if client is not None and not found:
         found += _probe(recipe, where, kind, plan, options_by_arm, nodes, client)
     return list(dict.fromkeys(found))
@@ -238,6 +254,36 @@ def _cpuset_problems(where, key, cpuset, cpus) -> list[str]:
     return []
 
 
+def _memory_problems(recipe, where, plan_nodes: int, machine_mb: float | None) -> list[str]:
+    """The stack's memory caps together (every node of a cluster, and the database) must fit
+    the machine: a cap is a limit, not a reservation, so Docker starts a stack whose caps add
+    up to more, and the kernel's OOM killer ends a node in the middle of a measurement."""
+    s = recipe.stack
+    nodes = recipe.cluster.nodes if recipe.cluster is not None else max(plan_nodes, 2)
+    node_mb, db_mb = memory_mb(s.app_memory), memory_mb(s.db_memory)
+    if machine_mb is None or node_mb is None or db_mb is None:
+        return []
+    total = nodes * node_mb + db_mb
+    if total <= machine_mb:
+        return []
+    return [f"{where}: stack.app_memory: {nodes} nodes of {s.app_memory} and a database of "
+            f"{s.db_memory} need {total:.0f} MB, and this machine has {machine_mb:.0f} MB; "
+            f"allowed: at most {max(0, (machine_mb - db_mb) / nodes):.0f}m a node"]
+
+
+def _machine_memory_mb(client) -> float | None:
+    """The engine's memory when one answers (what its containers share), else this host's."""
+    if client is not None:
+        try:
+            return int(client.info()["MemTotal"]) / 2 ** 20
+        except Exception:  # noqa: BLE001 - an engine that does not answer: use the host's
+            pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def _machine_cpus(client) -> int:
     """The engine's CPU count when one answers (it is what Docker checks), else this host's."""
     if client is not None:
@@ -269,46 +315,112 @@ def _probe(recipe, where, kind, plan, options_by_arm, nodes, client) -> list[str
         if known and config not in known:
             found.append(f"{where}: stack.server_config: '{config}' is not in {images.WILDFLY}; "
                          f"allowed: {', '.join(known)}")
-    names = _pg_names(recipe, kind, plan)
-    if names:
-        def describe():
-            run = _run(client, images.DB, ["postgres", "--describe-config"], user="postgres",
-                       keep=None)
-            return {"exit": run["exit"], "names": sorted(
-                line.split("\t", 1)[0] for line in run["output"].splitlines() if "\t" in line)}
-        params = set(_cached(ids[images.DB], "describe-config names", describe)["names"])
-        for name, key in names.items():
-            if params and name not in params and "." not in name:  # "a.b": extension settings
-                near = [p for p in sorted(params) if p.startswith(name.split("_")[0])][:5]
+    operations = _server_operations(recipe, kind, plan)
+    configs = dict.fromkeys(n["server_config"] for n in nodes.values())
+    if recipe.cluster is not None:  # a cluster's nodes boot from a copy of standalone-ha.xml
+        from .cluster import DERIVED_CONFIGS, SERVER_CONFIG
+        configs = {DERIVED_CONFIGS[SERVER_CONFIG].base: None}
+    for config in configs if operations and (not known or set(configs) <= set(known)) else ():
+        model = _cached(ids[images.WILDFLY], f"management model of {config}",
+                        lambda config=config: {"model": _server_model(client, config)})["model"]
+        found += [f"{where}: {key}: {problem}" for key, op in operations
+                  if (problem := server_rules.model_problem(op, model, config))]
+    settings = _pg_settings(recipe, kind, plan)
+    if settings:
+        table = _cached(ids[images.DB], "pg_settings", lambda: {"text": _run(
+            client, images.DB, ["sh", "-c", PG_SETTINGS_SCRIPT], user="postgres",
+            entrypoint="", keep=None)["output"]})
+        rows = pg_rules.parse_settings_table(table["text"])
+        for (name, value), key in settings.items():
+            if rows and name not in rows and "." not in name:  # "a.b": extension settings
+                near = [p for p in sorted(rows) if p.startswith(name.split("_")[0])][:5]
                 found.append(f"{where}: {key}: PostgreSQL has no parameter '{name}'"
                              + (f"; did you mean {', '.join(near)}?" if near else ""))
+            elif name in rows and (problem := pg_rules.value_problem(name, value, rows[name])):
+                found.append(f"{where}: {key}: {name}: {problem}")
     return found
 
 
-def _pg_names(recipe, kind, plan) -> dict[str, str]:
+def _server_operations(recipe, kind, plan) -> list[tuple[str, object]]:
+    """Every management operation the recipe writes (its baseline's and each arm's change),
+    once each, with the key that writes it."""
+    from .changes.nodes import baseline_operations
+    found = {}
+    try:  # a file that does not parse is reported once, by _baseline_files or _parse_change
+        for op in baseline_operations(recipe.baseline):
+            key = op.where if op.where.startswith("baseline.") else "baseline.cli"
+            found.setdefault(str(op), (key, op))
+    except (ValueError, OSError):
+        pass
+    for arm in plan.arms:
+        try:
+            for op in kind.operations(arm)[0]:
+                found.setdefault(str(op), ("change.file" if recipe.change.file else "change", op))
+        except (ValueError, OSError, RecipeError):
+            pass
+    return list(found.values())
+
+
+def _server_model(client, config: str) -> dict:
+    """The image's management model for one server configuration, as
+    safety/server_model.compact_description makes it: an embedded server in admin-only mode
+    (no network, no deployment runs) describes every resource type and attribute once."""
+    from . import images
+    run = _run(client, images.WILDFLY, [
+        "/opt/wildfly/bin/jboss-cli.sh", "--output-json",
+        f"--commands=embed-server --admin-only --std-out=discard --server-config={config},"
+        f":read-resource-description(recursive=true)"],
+        entrypoint="", keep=None, environment={"JAVA_OPTS": "-Xmx512m -XX:TieredStopAtLevel=1"},
+        timeout=180)
+    text = run["output"]
+    try:
+        answer = json.loads(text[text.index("{"):])
+    except ValueError:
+        raise RuntimeError(f"the management model of {config} could not be read from "
+                           f"{images.WILDFLY}: {_first_error(text)}") from None
+    return server_rules.compact_description(answer.get("result") or {})
+
+
+# The image's pg_settings, read from a throw-away cluster in single-user mode (no server, no
+# network): one row per parameter, the columns of safety/postgresql.py's COLUMNS.
+PG_SETTINGS_SCRIPT = (
+    "initdb -D /tmp/probe -A trust >/dev/null 2>&1 || exit 99; "
+    "echo \"COPY (SELECT name, vartype, coalesce(unit, ''), coalesce(min_val, ''), "
+    "coalesce(max_val, ''), coalesce(array_to_string(enumvals, ','), ''), context "
+    "FROM pg_settings) TO STDOUT\" | postgres --single -D /tmp/probe -j postgres")
+
+
+def _pg_settings(recipe, kind, plan) -> dict[tuple[str, str], str]:
+    """Every (parameter, value) the recipe sets in PostgreSQL, each arm's value substituted,
+    with the key that sets it."""
     from .changes.postgresql_conf import parse_pg_fragment
-    names = {}
-    if recipe.baseline.pg_conf:
-        for name in parse_pg_fragment(recipe.baseline.pg_conf.read_text(encoding="utf-8"), ""):
-            names[name] = f"baseline.pg_conf ({_shown(recipe.baseline.pg_conf)})"
-    if hasattr(kind, "settings"):
-        for arm in plan.arms:
+    settings = {}
+    try:  # a file that does not parse is reported once, by _baseline_files or _parse_change
+        if recipe.baseline.pg_conf:
+            text = recipe.baseline.pg_conf.read_text(encoding="utf-8")
+            for name, value in parse_pg_fragment(text, "").items():
+                settings[(name, value)] = f"baseline.pg_conf ({_shown(recipe.baseline.pg_conf)})"
+        for arm in plan.arms if hasattr(kind, "settings") else ():
             if kind.applies(arm):
-                for name in kind.settings(arm):
-                    names.setdefault(name, f"change.file ({_shown(recipe.change.file)})")
-    return names
+                for name, value in kind.settings(arm).items():
+                    settings.setdefault((name, value), f"change.file ({_shown(recipe.change.file)})")
+    except (ValueError, OSError):
+        pass
+    return settings
 
 
-def _run(client, image, command, *, entrypoint=None, user=None, keep: int | None = 4000) -> dict:
+def _run(client, image, command, *, entrypoint=None, user=None, keep: int | None = 4000,
+         environment=None, timeout: int = 60) -> dict:
     """One command in a throw-away container of the image: exit code and output (its last
     ``keep`` characters; None keeps it all)."""
     from .cleanup import RunScope
     # The run's labels: a probe left by a killed process is swept like any run's container.
     container = client.containers.run(image, command, entrypoint=entrypoint, user=user,
                                       detach=True, network_disabled=True,
+                                      environment=environment,
                                       labels=RunScope(client).labels("probe"))
     try:
-        exit_code = container.wait(timeout=60).get("StatusCode", 1)
+        exit_code = container.wait(timeout=timeout).get("StatusCode", 1)
         output = container.logs(stdout=True, stderr=True).decode("utf-8", "replace")
     finally:
         container.remove(force=True)

@@ -352,7 +352,12 @@ def scan_recipes(root: Path | str) -> list[tuple[Path, Recipe | None, str | None
             found.append((folder, load_recipe(folder), None))
         except RecipeError as error:
             found.append((folder, None, str(error)))
-    return found
+    # one id in two areas: both are refused (which one would `run` take?)
+    duplicates = {line.split("duplicate recipe id ", 1)[1].split(",", 1)[0].strip("'"): line
+                  for line in _duplicate_id_problems([r for _, r, _ in found if r is not None])}
+    return [(folder, None, duplicates[recipe.id]) if recipe is not None
+            and recipe.id in duplicates else (folder, recipe, error)
+            for folder, recipe, error in found]
 
 
 def discover_recipes(root: Path | str) -> list[Recipe]:
@@ -496,7 +501,17 @@ def _raise_if_any(toml_path: Path, problems: list[Problem]) -> None:
         raise RecipeError("\n".join(f"{shown}: {p.key}: {p.text}" for p in unique))
 
 
+# A recipe file is text a person writes; the largest in the catalogue is a few kB. A limit
+# keeps a pasted or generated monster from being parsed, hashed and rendered.
+MAX_RECIPE_BYTES = 256 * 1024
+
+
 def _toml_path(path: Path) -> Path:
+    folder = path.parent if path.name == RECIPE_FILE else path
+    if folder.is_symlink():
+        raise RecipeError(f"{_shown(folder.parent)}/{folder.name}: is a symbolic link; allowed: a folder (a recipe's "
+                          f"files live in the repository, where its hash and its page read "
+                          f"them)")
     if not path.exists():
         raise RecipeError(f"{_shown(path)}: not found; allowed: a recipe folder or its "
                           f"{RECIPE_FILE}")
@@ -507,6 +522,10 @@ def _toml_path(path: Path) -> Path:
         raise RecipeError(f"{_shown(toml_path)}: is a folder; allowed: a TOML file")
     if not toml_path.is_file():
         raise RecipeError(f"{_shown(toml_path)}: not found")
+    size = toml_path.stat().st_size
+    if size > MAX_RECIPE_BYTES:
+        raise RecipeError(f"{_shown(toml_path)}: too large ({size:,} bytes); allowed: at most "
+                          f"{MAX_RECIPE_BYTES:,} bytes")
     return toml_path
 
 
@@ -1131,7 +1150,9 @@ def _recipe_folders(recipes_dir: Path) -> list[Path]:
     if not recipes_dir.is_dir():
         raise RecipeError(f"{_shown(recipes_dir)}/: no such folder of recipes")
     return sorted(folder for area in recipes_dir.iterdir() if _visible_dir(area)
-                  for folder in area.iterdir() if _visible_dir(folder))
+                  for folder in area.iterdir()
+                  if _visible_dir(folder) or (folder.is_symlink() and not folder.name.startswith(
+                      (".", "_"))))  # a link (to itself, say) is reported, not skipped
 
 
 def _visible_dir(path: Path) -> bool:

@@ -46,6 +46,16 @@ REQUIRED_KEYS_BY_FORMAT = {
 }
 REQUIRED_KEYS = _PLANNED
 REQUIRED_PROVENANCE_KEYS = ("started", "host")
+# The JSON type of each key a result may hold (None: also null), so that a key that exists
+# with another type is the file's error, named here, not a crash in what reads it.
+KEY_TYPES = {"agreement": (str,), "agrees_with_source": (bool, type(None)), "analysis": (dict,),
+             "change": (dict,), "design": (dict,), "expected": (str,), "kind": (str,),
+             "method": (dict,), "metrics": (dict,), "plan": (dict,), "primary_metric": (str,),
+             "source": (dict,), "title": (str,), "trials": (list,), "validity": (dict,),
+             "verdict": (str, type(None)), "verified": (dict,), "warmup": (dict,),
+             "workload": (dict,)}
+_JSON_NAMES = {dict: "an object", list: "a list", str: "a string", bool: "true or false",
+               type(None): "null", int: "a number"}
 
 _STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
 _RECIPE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -177,6 +187,29 @@ def list_results(results_dir: Path, recipe_id: str | None = None,
     return paths
 
 
+# What makes two runs the same experiment: the recipe as written, the code and the stack.
+SAME_RUN_KEYS = ("recipe_hash", "git_commit", "git_dirty", "stack_inputs", "role_inputs")
+
+
+def repeats(result: dict, results_dir: Path) -> list[Path]:
+    """Stored results of the same recipe and profile, run from the same recipe files, commit
+    and stack inputs: a retry that stores a second sample of one experiment (never a
+    replacement; both are kept), which the run says instead of storing it silently."""
+    wanted = {key: result.get("provenance", {}).get(key) for key in SAME_RUN_KEYS}
+    if wanted["git_commit"] is None:
+        return []
+    found = []
+    for path in list_results(results_dir, result["recipe"]):
+        try:
+            other = load_result(path)
+        except ResultError:
+            continue
+        if other["profile"] == result["profile"] and all(
+                other["provenance"].get(key) == value for key, value in wanted.items()):
+            found.append(path)
+    return found
+
+
 def latest_result(results_dir: Path, recipe_id: str, profile: str = "full") -> dict | None:
     """The newest result of a recipe for a profile, or None if it has none yet."""
     paths = list_results(results_dir, recipe_id, profile)
@@ -195,7 +228,11 @@ def _result_problems(result) -> list[str]:
     missing = [key for key in required if key not in result]
     if missing:
         return [f"missing keys: {', '.join(missing)}; required: {', '.join(required)}"]
-    problems = []
+    problems = [f"{key}: {_json_name(result[key])}; allowed: "
+                f"{' or '.join(_JSON_NAMES[t] for t in types)}"
+                for key, types in KEY_TYPES.items()
+                if key in result and (not isinstance(result[key], types)
+                                      or (bool not in types and isinstance(result[key], bool)))]
     if not isinstance(result["recipe"], str) or not _RECIPE_ID.match(result["recipe"]):
         problems.append(f"recipe: {result['recipe']!r}; allowed: the recipe id")
     if not isinstance(result["profile"], str):
@@ -204,6 +241,12 @@ def _result_problems(result) -> list[str]:
         return problems + ["provenance: not an object"]
     problems += _provenance_problems(result["provenance"])
     return problems
+
+
+def _json_name(value) -> str:
+    return next((name for kind, name in _JSON_NAMES.items()
+                 if isinstance(value, kind) and (kind is bool or not isinstance(value, bool))),
+                type(value).__name__)
 
 
 def _provenance_problems(provenance: dict) -> list[str]:

@@ -94,3 +94,31 @@ def test_the_server_configuration_must_exist_in_the_image(tmp_path, client):
     _edit(folder, "recipe.toml", "[change]", '[stack]\nserver_config = "standalone-nope.xml"\n\n[change]')
     problems = preflight.problems(load_recipe(folder), client=client)
     assert any("standalone-nope.xml" in p and "standalone.xml" in p for p in problems), problems
+
+
+def test_the_database_image_judges_the_values(tmp_path, client):
+    """A value of the wrong type, unit or range is the recipe's error before the stack starts,
+    judged against the image's own pg_settings."""
+    from tuninglab import preflight
+    from tuninglab.recipe import load_recipe
+    folder = _copy_recipe(tmp_path, "thesis", "pg-synchronous-commit")
+    (folder / "change.conf").write_text("synchronous_commit = maybe\nwork_mem = 10s\n")
+    problems = "\n".join(preflight.problems(load_recipe(folder), client=client))
+    assert "synchronous_commit: 'maybe' is not one of its values" in problems, problems
+    assert "work_mem: '10s': unit 's' does not fit" in problems, problems
+
+
+def test_the_server_model_of_the_image_judges_the_attributes(tmp_path, client):
+    """The issue's misspelt attribute: the recipe's error (exit 2) with the line, before any
+    stack starts, from the image's own management model; the real spelling passes."""
+    from tuninglab import preflight
+    from tuninglab.recipe import load_recipe
+    folder = _copy_recipe(tmp_path, "guide", "datasource-max-pool-size")
+    change = folder / "change.cli"
+    good = change.read_text()
+    change.write_text(good.replace("max-pool-size", "max-pool-sise"))
+    problems = "\n".join(preflight.problems(load_recipe(folder), client=client))
+    assert "no attribute 'max-pool-sise'" in problems and "max-pool-size" in problems, problems
+    assert "change.cli:" in problems, problems
+    change.write_text(good)
+    assert preflight.problems(load_recipe(folder), client=client) == []

@@ -48,3 +48,32 @@ def test_the_command_line_page_names_every_command():
     table = _page("cli.md").split("## Exit codes")[0]
     documented = set(re.findall(r"\| `tuninglab ([a-z]+)", table))
     assert set(commands.choices) == documented, set(commands.choices) ^ documented
+
+
+def test_the_security_page_lists_what_the_preflight_refuses():
+    """The page carries the generated block, and the block names every entry of the lists the
+    preflight checks against (tuninglab/safety/), and the limits of a recipe file."""
+    from tuninglab.recipe import MAX_RECIPE_BYTES
+    from tuninglab.safety import jvm_options, postgresql, server_model
+    from tuninglab.site import recipe_limits
+    assert "<!-- recipe-limits -->" in _page("security.md")
+    block = recipe_limits.render()
+    for name in [*postgresql.REFUSED_PARAMETERS, *(f"*{s}" for s in postgresql.REFUSED_SUFFIXES),
+                 *jvm_options.REFUSED_OPTIONS, *jvm_options.REFUSED_PREFIXES,
+                 *(rule.address for rule in server_model.PROTECTED), *ALLOWED_OPERATIONS]:
+        assert f"`{name}" in block, name
+    for rule in server_model.PROTECTED:
+        for attribute in rule.attributes:
+            if attribute not in (server_model.ADDING, "*"):
+                assert f"`{attribute}`" in block, attribute
+    assert f"{MAX_RECIPE_BYTES // 1024} KiB" in block
+
+
+def test_the_security_page_claims_no_privileged_or_mounted_container():
+    """What the page says of the containers holds in the code that creates them."""
+    import pathlib
+    code = "\n".join(p.read_text(encoding="utf-8")
+                     for p in pathlib.Path(REPO / "tuninglab").rglob("*.py"))
+    for word in ("privileged", "cap_add", "with_volume_mapping", "volumes="):
+        assert word not in code, word
+    assert "no container is privileged" in _page("security.md").lower()

@@ -228,7 +228,7 @@ def test_every_recipe_in_the_repository_is_valid():
          "allowed for a curve: throughput, cpu_per_tx"),
         ('"tl.hibernate.jdbc.batch_size" = "0"', '"hibernate.jdbc.batch_size" = "0"',
          'baseline.properties."hibernate.jdbc.batch_size": not a system property name; '
-         "allowed: names matching ^tl\\.[A-Za-z0-9_.-]+$"),
+         "allowed: names matching ^tl\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_.-]+$"),
         ('"tl.hibernate.jdbc.batch_size" = "0"', '"tl.hibernate.jdbc.batch_size" = 0',
          'baseline.properties."tl.hibernate.jdbc.batch_size": 0; allowed: a string'),
         ('app_memory = "768m"', 'app_memory = "768"',

@@ -7,6 +7,7 @@ they may differ only where the change writes.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import requests
@@ -174,6 +175,24 @@ def app_config(base_url: str) -> dict:
         return {**reply.json(), RESPONSE_HEADERS: dict(reply.headers)}
     except (requests.RequestException, ValueError) as exc:
         raise ChangeNotEffective(f"the app did not answer {url}: {exc}") from exc
+
+
+# A tl.* property the app reads is tl.<section>.<key>, reported by /api/config under its
+# section (apps/orderentry/API.md); the same rule as recipe.schema.json's for properties.
+APP_PROPERTY = re.compile(r"tl\.[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+")
+
+
+def app_property_problem(op: Operation) -> str | None:
+    """A tl.* system property that no app reads the way the lab reads it back, or None."""
+    if not (op.address and op.address[0][0] == "system-property"
+            and op.address[0][1].startswith("tl.")):
+        return None
+    name = op.address[0][1]
+    if name in PROPERTY_VIEWS or APP_PROPERTY.fullmatch(name):
+        return None
+    return (f"{op.where}: system property '{name}': the app's properties are named "
+            f"tl.<section>.<key> (apps/orderentry/API.md lists them); allowed: e.g. "
+            f"tl.hibernate.jdbc.batch_size, or a name without the tl. prefix")
 
 
 def app_view_of_property(config: dict, name: str):

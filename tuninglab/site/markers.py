@@ -9,7 +9,8 @@ so a page can show them):
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
 - ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names;
 - ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml;
-- ``<!-- warmup-summary -->``: how many node warm-ups of the newest results ended steady.
+- ``<!-- warmup-summary -->``: how many node warm-ups of the newest results ended steady;
+- ``<!-- recipe-limits -->``: what a recipe may not do, from the lists in tuninglab/safety/.
 
 One marker stands inside a sentence: ``<!-- agreement: <recipe-id> -->`` becomes the word for
 that recipe's newest result against its source (agrees, disagrees, cannot tell, ...), the same
@@ -17,13 +18,31 @@ word the Results page shows, so a page never writes a verdict of its own.
 """
 from __future__ import annotations
 
+import importlib
 import re
 
 __all__ = ["find_markers", "find_inline", "expand_markers"]
 
+
+def _module(name: str):
+    """A renderer's module, imported when a page uses it (the site's modules import this)."""
+    return importlib.import_module(f".{name}", __package__)
+
+
+# Markers that stand for a block of their own (no recipe id): each name's renderer, called
+# with (site, page). A new block is a line here.
+PAGE_BLOCKS = {
+    "results-table": lambda site, page: _module("results_table").render(site, page),
+    "recipe-schema": lambda site, page: _module("schema_doc").render(site.schema()),
+    "result-format": lambda site, page: _module("schema_doc").render_result_keys(),
+    "jvm-flags": lambda site, page: _module("jvmflags_table").render(site, page),
+    "profiles": lambda site, page: _module("schema_doc").render_profiles(page),
+    "warmup-summary": lambda site, page: _module("warmups_table").render_summary(site),
+    "recipe-limits": lambda site, page: _module("recipe_limits").render(),
+}
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|(?P<table>results-table)|(?P<schema>recipe-schema)|(?P<keys>result-format)|(?P<flags>jvm-flags)|(?P<profiles>profiles)|(?P<warmups>warmup-summary))\s*-->[ \t]*$"
+    r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -60,25 +79,14 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             continue
         if match.group("result"):
             found.append((index, match.group("result"), match.group("id")))
-        elif match.group("table"):
-            found.append((index, "results-table", None))
-        elif match.group("keys"):
-            found.append((index, "result-format", None))
-        elif match.group("flags"):
-            found.append((index, "jvm-flags", None))
-        elif match.group("profiles"):
-            found.append((index, "profiles", None))
-        elif match.group("warmups"):
-            found.append((index, "warmup-summary", None))
         else:
-            found.append((index, "recipe-schema", None))
+            found.append((index, match.group("block"), None))
     return found
 
 
 def expand_markers(markdown: str, page: str, site) -> str:
     """Replace the markers of a page (docs-relative path ``page``) with generated Markdown."""
-    from . import (jvmflags_table, result_block, results_table, runs_table, schema_doc,
-                   warmups_table)
+    from . import result_block, runs_table, warmups_table
 
     markers = find_markers(markdown)
     inline = find_inline(markdown)
@@ -95,17 +103,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = runs_table.render(site, recipe_id, page)
         elif kind == "warmups":
             block = warmups_table.render(site, recipe_id, page)
-        elif kind == "results-table":
-            block = results_table.render(site, page)
-        elif kind == "result-format":
-            block = schema_doc.render_result_keys()
-        elif kind == "jvm-flags":
-            block = jvmflags_table.render(site, page)
-        elif kind == "profiles":
-            block = schema_doc.render_profiles(page)
-        elif kind == "warmup-summary":
-            block = warmups_table.render_summary(site)
         else:
-            block = schema_doc.render(site.schema())
+            block = PAGE_BLOCKS[kind](site, page)
         lines[index:index + 1] = ["", *block.splitlines(), ""]
     return "\n".join(lines) + ("\n" if markdown.endswith("\n") else "")
+
