@@ -1,0 +1,91 @@
+"""Sequential stopping (analysis/sequential.py) on simulated runs: A/A runs claim an effect no
+more often than a fixed-length run would (5 %), while looking at the same data with plain 95 %
+intervals at every look claims more often (the test that fails without the correction); a
+real effect stops early; an A/A run with a margin stops early for equivalence."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tuninglab import stats
+from tuninglab.analysis import sequential
+
+BUDGET, AT = 20, [8, 12, 16, 20]
+RUNS, SD = 20_000, 0.03  # simulated runs; block-to-block sd of the log ratio (A/A floor)
+
+
+def _intervals(d: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """The paired t interval stats.compare gives on log ratios, for many runs at once."""
+    n = d.shape[1]
+    half = stats.t_quantile(level, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
+    mean = d.mean(axis=1)
+    return np.expm1(mean - half), np.expm1(mean + half)
+
+
+def _simulate(effect: float, levels: list[float], margin: float = 0.0, seed: int = 7):
+    """(share of runs that claimed an effect, mean blocks used) with these levels per look."""
+    d = np.random.default_rng(seed).normal(effect, SD, (RUNS, BUDGET))
+    open_runs = np.ones(RUNS, dtype=bool)
+    claims, used = np.zeros(RUNS, dtype=bool), np.full(RUNS, BUDGET)
+    for k, (blocks, level) in enumerate(zip(AT, levels)):
+        low, high = _intervals(d[:, :blocks], level)
+        decisions = np.array([sequential.decide(lo, hi, margin, k == len(AT) - 1)
+                              for lo, hi in zip(low, high)])
+        stop = open_runs & (decisions != sequential.CONTINUE)
+        claims |= stop & (decisions == sequential.EFFECT)
+        used[stop] = blocks
+        open_runs &= ~stop
+    return claims.mean(), used.mean()
+
+
+def test_the_vectorized_interval_is_stats_compares():
+    d = np.random.default_rng(1).normal(0.01, SD, (1, 12))
+    base = np.full(12, 100.0)
+    c = stats.compare(base, base * np.exp(d[0]), higher_is_better=True, confidence=0.99)
+    low, high = _intervals(d, 0.99)
+    assert (low[0], high[0]) == pytest.approx((c.ci_low, c.ci_high), rel=1e-9)
+
+
+def test_the_levels_grow_towards_the_fixed_designs():
+    found = sequential.looks(AT, BUDGET)
+    levels = [look.confidence for look in found]
+    assert levels == sorted(levels, reverse=True)
+    assert levels[0] > 0.995 and 0.95 < levels[-1] < 0.97
+
+
+def test_aa_runs_claim_no_more_than_five_percent_with_the_correction():
+    levels = [look.confidence for look in sequential.looks(AT, BUDGET)]
+    rate, _ = _simulate(0.0, levels)
+    assert rate <= 0.05 + 2 * (0.05 * 0.95 / RUNS) ** 0.5, rate
+
+
+def test_plain_intervals_at_every_look_claim_too_often():
+    """What the correction is for: the same looks at 95 % each."""
+    rate, _ = _simulate(0.0, [0.95] * len(AT))
+    assert rate > 0.08, rate
+
+
+def test_a_real_effect_stops_early():
+    levels = [look.confidence for look in sequential.looks(AT, BUDGET)]
+    rate, blocks = _simulate(0.04, levels)
+    assert rate > 0.95 and blocks < 13, (rate, blocks)
+
+
+def test_an_aa_run_with_a_margin_stops_for_equivalence():
+    levels = [look.confidence for look in sequential.looks(AT, BUDGET)]
+    rate, blocks = _simulate(0.0, levels, margin=0.05)
+    assert rate <= 0.05 and blocks < 12, (rate, blocks)
+
+
+@pytest.mark.parametrize("low, high, last, expected", [
+    (0.01, 0.05, False, sequential.EFFECT), (-0.05, -0.01, False, sequential.EFFECT),
+    (-0.02, 0.03, False, sequential.EQUIVALENT), (-0.02, 0.08, False, sequential.CONTINUE),
+    (-0.02, 0.08, True, sequential.BUDGET)])
+def test_decide(low, high, last, expected):
+    assert sequential.decide(low, high, 0.05, last) == expected
+
+
+def test_bad_looks_are_refused():
+    for at in ([], [12, 8], [1, 20], [10, 25]):
+        with pytest.raises(ValueError):
+            sequential.looks(at, BUDGET)

@@ -1,0 +1,108 @@
+"""Sequential stopping: look at the primary interval at a few planned points of a run, and stop
+as soon as the answer is known, without claiming more often than a fixed-length run would.
+
+Looking at a 95 % interval after every block and stopping the first time it excludes zero
+claims an effect in an A/A run far more often than 5 % of the time (each look is another
+chance). A group sequential design spends the 5 % over the looks instead: the
+O'Brien-Fleming-type spending function of Lan and DeMets,
+
+    alpha(t) = 2 - 2 * Phi(z_{1 - alpha/2} / sqrt(t)),   t = blocks so far / block budget,
+
+gives early looks almost nothing (an interval at 99.9 % or more) and leaves the last look
+close to the fixed design's 95 %, so a run that goes to its budget loses little precision.
+The boundaries come from the joint law of the looks' paired t statistics, simulated once with
+a fixed seed, and become the confidence level each look's interval uses
+(``Look.confidence``): the engine asks stats.compare for that level.
+
+A run stops at a look when its interval at that look's level
+- excludes zero: the effect and its sign are settled (``EFFECT``);
+- lies within +-margin: any effect is smaller than the recipe's margin (``EQUIVALENT``);
+and otherwise goes on; at the last look it stops with whatever the interval says
+(``BUDGET``). Stopping for equivalence only ever removes claims of an effect, so it needs no
+alpha of its own; its own error (calling equivalent what is not) is held by the same levels,
+since an interval inside the margin at level 1 - a rejects both one-sided hypotheses of an
+effect beyond the margin at a / 2.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from statistics import NormalDist
+
+import numpy as np
+
+from ..stats import t_cdf
+
+__all__ = ["Look", "EFFECT", "EQUIVALENT", "BUDGET", "CONTINUE", "looks", "decide", "spent"]
+
+EFFECT, EQUIVALENT, BUDGET, CONTINUE = "effect", "equivalent", "budget", "continue"
+RULE = "group sequential, O'Brien-Fleming-type alpha spending (Lan-DeMets)"
+_NORMAL = NormalDist()
+_PATHS, _SEED = 200_000, 20261128  # simulation of the looks' joint law (fixed: same boundaries)
+
+
+@dataclass(frozen=True)
+class Look:
+    blocks: int  # usable blocks at this look
+    fraction: float  # of the block budget
+    confidence: float  # the level of this look's interval (two-sided)
+
+    def as_dict(self) -> dict:
+        return {"blocks": self.blocks, "fraction": round(self.fraction, 4),
+                "confidence": round(self.confidence, 6)}
+
+
+def spent(fraction: float, alpha: float = 0.05) -> float:
+    """The alpha spent up to ``fraction`` of the budget (O'Brien-Fleming type)."""
+    if fraction <= 0:
+        return 0.0
+    z = _NORMAL.inv_cdf(1 - alpha / 2)
+    return float(min(alpha, 2 - 2 * _NORMAL.cdf(z / math.sqrt(min(fraction, 1.0)))))
+
+
+def looks(at_blocks: list[int], budget: int, alpha: float = 0.05) -> list[Look]:
+    """The looks at these block counts (ascending, the last normally ``budget``), each with the
+    level its interval must reach so that the chance of any false claim stays ``alpha``."""
+    if not at_blocks or sorted(set(at_blocks)) != list(at_blocks) or at_blocks[0] < 2:
+        raise ValueError(f"looks must be ascending block counts of at least 2, got {at_blocks}")
+    if at_blocks[-1] > budget:
+        raise ValueError(f"a look after {at_blocks[-1]} blocks is beyond the budget of {budget}")
+    levels = _levels(tuple(at_blocks), budget, alpha)
+    return [Look(b, b / budget, level) for b, level in zip(at_blocks, levels)]
+
+
+@lru_cache(maxsize=64)
+def _levels(at_blocks: tuple[int, ...], budget: int, alpha: float) -> tuple[float, ...]:
+    """Each look's level, such that P(first claim at look k | no effect) is the alpha spent
+    between looks k-1 and k. The paired t statistics of simulated runs give the boundaries
+    (their joint law does not depend on the blocks' spread, so the simulation is exact for
+    paired blocks with normal noise); each boundary becomes the two-sided level of a t
+    interval with that look's degrees of freedom."""
+    rng = np.random.default_rng(_SEED)
+    x = rng.standard_normal((_PATHS, at_blocks[-1]))
+    sums, squares = np.cumsum(x, axis=1), np.cumsum(x * x, axis=1)
+    alive = np.ones(_PATHS, dtype=bool)
+    levels, before = [], 0.0
+    for n in at_blocks:
+        mean = sums[:, n - 1] / n
+        sd = np.sqrt(np.maximum(squares[:, n - 1] - n * mean ** 2, 1e-300) / (n - 1))
+        t = np.abs(mean) / (sd / math.sqrt(n))
+        share = spent(n / budget, alpha) - before  # of all runs, to claim first here
+        before += share
+        wanted = int(round(share * _PATHS))
+        candidates = np.sort(t[alive])[::-1]
+        c = float(candidates[wanted - 1]) if 0 < wanted <= len(candidates) else math.inf
+        levels.append(1.0 if math.isinf(c) else 2 * t_cdf(c, n - 1) - 1)
+        alive &= t < c
+    return tuple(levels)
+
+
+def decide(ci_low: float, ci_high: float, margin: float, last: bool) -> str:
+    """What a look's interval (at the look's level) says: stop for an effect, stop for
+    equivalence within +-margin, stop at the budget, or go on."""
+    if ci_low > 0 or ci_high < 0:
+        return EFFECT
+    if margin > 0 and -margin < ci_low and ci_high < margin:
+        return EQUIVALENT
+    return BUDGET if last else CONTINUE
