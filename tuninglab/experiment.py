@@ -32,8 +32,8 @@ from typing import Callable
 import docker
 
 from . import (apps, calibration, changes, design, images, layout, load, preflight, provenance,
-               result, stackpool, staleness, stats, store, telemetry, topology, warmup)
-from .analysis import INVALID, analyse, trial_disturbances, trial_errors, trial_metrics
+               quiet, result, stackpool, staleness, stats, store, telemetry, topology, warmup)
+from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
 from .changes import nodes as node_setup
@@ -89,6 +89,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     A run in the full profile is meant for the site: it refuses a tree whose measured inputs
     have uncommitted changes, unless ``allow_dirty``."""
     prof = recipe.profile(profile)
+    phases = _Phases()
     code = {"recipe_hash": recipe_hash(recipe), "measured_hash": measured_hash(recipe),
             "role_inputs": staleness.role_inputs(recipe), **provenance.git()}
     if code["git_dirty"] and profile == "full" and not allow_dirty:
@@ -99,6 +100,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     # then what only the images can answer (JVM options, PostgreSQL parameters).
     preflight.check(recipe)
     preflight.check(recipe, client=docker.from_env())
+    phases.end("preflight")
     kind = changes.kind_for(recipe)
     plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
     kind.bind(plan.arms)
@@ -129,20 +131,29 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                reuse=reuse, pool_extra=servers.pool_extra()) as stack:
         servers.start(stack, configs)
         load.install(stack.loadgen, spec.app)
+        phases.end("stack")
         run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed),
-                   servers)
+                   servers, looks=_looks(plan, prof, blocks))
         verified = run.configure(first)
+        phases.end("configure")
         static = {**_static_provenance(stack, plan, code),  # while every node runs
                   **servers.provenance()}
         if prof.calibrate:  # before any warm-up, while the nodes idle
             say("calibration: timing a fixed CPU loop in the load generator")
             static["calibration"] = calibration.measure(stack.loadgen)
             say(f"calibration: {static['calibration']['median_ms']:.0f} ms (median)")
+            phases.end("calibration")
         warmups = run.warm_up(first)
+        phases.end("warmup")
         trials, queue_log = run.blocks(blocks)
+        phases.end("trials")
+        phases.split("trials", run.spent)
         stack.keep()
-    analysis, validity = _analyse(recipe, plan, trials, queue_log, len(blocks),
-                                  prof.min_usable_share)
+    stopping = queue_log.get("sequential") or {}
+    analysis, validity = _analyse(recipe, plan, trials, queue_log,
+                                  stopping.get("blocks", len(blocks)), prof.min_usable_share,
+                                  stopping.get("confidence", 0.95))
+    phases.end("analysis")
     finished = datetime.now(timezone.utc)
     out = result.build(recipe=recipe, profile=prof, plan=plan, kind=kind, seed=seed,
                        mirrored=mirrored,
@@ -152,7 +163,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                        validity=validity,
                        provenance={**provenance.machine(), "started": started.isoformat(),
                                    "finished": finished.isoformat(),
-                                   "wall_s": (finished - started).total_seconds(), **static})
+                                   "wall_s": (finished - started).total_seconds(),
+                                   "phases": phases.seconds, **static})
     say(f"{recipe.id}: {result.headline(out)}")
     if save:
         earlier = store.repeats(out, results_dir or layout.results_dir())
@@ -215,8 +227,10 @@ class _Run:
     """One run on a started stack: configuration, warm-up, and the trial loop."""
 
     def __init__(self, stack, recipe, plan, kind, spec, prof, clock, say, base: NodeConfig,
-                 rng: random.Random, servers: topology.Nodes = topology.Nodes()):
+                 rng: random.Random, servers: topology.Nodes = topology.Nodes(),
+                 looks: list[sequential.Look] | None = None):
         self.stack, self.recipe, self.plan, self.kind = stack, recipe, plan, kind
+        self.looks = looks or []  # sequential stopping (analysis/sequential.py), or none
         self.servers = servers
         self.spec, self.prof, self.clock, self.say, self.base = spec, prof, clock, say, base
         self.rng = rng
@@ -229,6 +243,8 @@ class _Run:
         self.retry_periods: list[int] = []
         self.switcher = switcher_for(self)
         self.streams = {node: i for i, node in enumerate(plan.nodes)}
+        # Seconds of the trial loop spent on period switches and on re-run blocks (phases).
+        self.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
 
     # -- configuration --------------------------------------------------------------------------
     def configure(self, arms: dict[str, Arm]) -> dict:
@@ -360,17 +376,34 @@ class _Run:
     def blocks(self, blocks: list[design.Block]) -> tuple[list[dict], dict]:
         queue, log = list(blocks), {"retried": [], "unresolved": []}
         next_index, retries, period = len(blocks), 0, blocks[0].period
+        if self.looks:
+            log["sequential"] = {"rule": sequential.RULE, "alpha": 0.05,
+                                 "margin": self.recipe.metrics.margin, "looks": [],
+                                 "stopped": sequential.BUDGET, "blocks": len(blocks),
+                                 "confidence": self.looks[-1].confidence}
+        planned_done = 0
         self.periods.append({"period": period, "orientation": blocks[0].orientation,
                              "arms": _node_labels(self.plan, blocks[0])})
         while queue:
             block = queue.pop(0)
+            began = time.monotonic()
             if block.period != period:
                 period = block.period
                 record = self.switcher.begin_period(block.orientation)
+                self.spent["switches"] += time.monotonic() - began
                 self.periods.append({"period": period, "orientation": block.orientation,
                                      "arms": _node_labels(self.plan, block), **(record or {})})
+            slots_began = time.monotonic()
             done = [t for slot in block.slots for t in self.slot(block, slot)]
+            if block.index >= len(blocks):
+                self.spent["reruns"] += time.monotonic() - slots_began
             if any(t["status"] == "disturbed" for t in done):
+                if self.prof.interference == "enforce" and self.stack.local_engine and any(
+                        "CPU steal" in d for t in done for d in t["disturbances"]):
+                    # Re-running into the same neighbour spends a re-run for nothing: wait
+                    # for the host to be quiet first (quiet.py).
+                    waited = quiet.wait_for_quiet(self.recipe.tolerance.steal, say=self.say)
+                    self.spent["waiting"] += waited
                 if retries < self.prof.max_retries:
                     retries += 1
                     again = self._retry(block, next_index, queue)
@@ -386,8 +419,41 @@ class _Run:
                 self.say("errors in the system under test: the A/B run stops here (errors come "
                          "first)")
                 break
+            planned_done += block.index < len(blocks)
+            if self._look(planned_done, log.get("sequential")):
+                self.clock.total -= sum(len(b.slots) for b in queue)
+                break
             self.running_estimate()
         return self.trials, log
+
+    def _look(self, planned_done: int, record: dict | None) -> bool:
+        """At a planned look: the primary interval at the look's level, and whether the run
+        can stop (the effect's sign settled, or any effect within the margin). True: stop."""
+        look = next((k for k in self.looks if k.blocks == planned_done), None)
+        if look is None or record is None:
+            return False
+        margin = self.recipe.metrics.margin if stats.METRIC_RULES[
+            self.recipe.metrics.primary].scale == stats.RATIO else 0.0  # a margin is relative
+        c = self._primary_so_far(look.confidence)
+        last = look is self.looks[-1]
+        entry = {**look.as_dict(), "pairs": 0, "decision": sequential.CONTINUE}
+        if c is not None:
+            decision = sequential.decide(c.ci_low, c.ci_high, margin, last)
+            entry.update(pairs=c.n_pairs, delta=c.delta, ci_low=c.ci_low, ci_high=c.ci_high,
+                         decision=decision)
+            self.say(f"look {len(record['looks']) + 1} of {len(self.looks)} after {look.blocks} "
+                     f"blocks: {self.recipe.metrics.primary} {c.delta:+.1%} "
+                     f"[{c.ci_low:+.1%}, {c.ci_high:+.1%}] at {look.confidence:.2%}: "
+                     + {sequential.EFFECT: "the sign is settled, the run stops here",
+                        sequential.EQUIVALENT: f"within +-{margin:.0%}, the run stops here",
+                        sequential.BUDGET: "the last look",
+                        sequential.CONTINUE: "not yet known, the run goes on"}[decision])
+        record["looks"].append(entry)
+        if entry["decision"] in (sequential.EFFECT, sequential.EQUIVALENT):
+            record.update(stopped=entry["decision"], blocks=look.blocks,
+                          confidence=look.confidence)
+            return True
+        return False
 
     def _retry(self, block: design.Block, index: int, queue: list[design.Block]) -> design.Block:
         """A disturbed block, measured again at the end of the run. Where the arms swap at
@@ -484,24 +550,32 @@ class _Run:
     def running_estimate(self) -> None:
         """After each block of an A/B run: the primary delta so far (not where the arms take
         turns: its pairs are turns, analysis/comparisons.py, too few until the end)."""
-        if self.plan.kind != AB or self.plan.takes_turns:
+        c = self._primary_so_far(0.95)
+        if c is None:
             return
+        self.say(f"so far: {self.recipe.metrics.primary} {c.delta:+.1%} [{c.ci_low:+.1%}, "
+                 f"{c.ci_high:+.1%}] over {c.n_pairs} pairs (smallest detectable "
+                 f"{c.detectable:.1%})")
+
+    def _primary_so_far(self, confidence: float):
+        """The primary comparison over the usable pairs so far, as the analysis will make it,
+        or None where it cannot be made yet (fewer than 3 pairs; not an A/B run)."""
+        if self.plan.kind != AB or self.plan.takes_turns:
+            return None
         baseline, variant = self.plan.arms
         primary = self.recipe.metrics.primary
         blocks, b, v = paired_values(self.trials, baseline.id, variant.id, primary)
         if len(blocks) < 3:
-            return
+            return None
         rule = stats.METRIC_RULES[primary]
         layout_of = {t["block"]: (t["period"], t["orientation"]) for t in self.trials}
         crossover = self.plan.layout == CROSSOVER
         c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
+                          confidence=confidence,
                           periods=[layout_of[k][0] for k in blocks] if crossover else None,
                           orientations=[layout_of[k][1] for k in blocks]
                           if crossover and self.plan.keeps_jvms else None)
-        if c.verdict == stats.NOT_ASSESSED:
-            return
-        self.say(f"so far: {primary} {c.delta:+.1%} [{c.ci_low:+.1%}, {c.ci_high:+.1%}] over "
-                 f"{c.n_pairs} pairs (smallest detectable {c.detectable:.1%})")
+        return None if c.verdict == stats.NOT_ASSESSED else c
 
 
 def _say_warm(say, node: str, record: dict, prof) -> None:
@@ -519,8 +593,17 @@ def _node_labels(plan: Plan, block: design.Block) -> dict[str, str]:
             for node, arm in plan.arms_by_node(block.orientation).items()}
 
 
-def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: float = 1.0
-             ) -> tuple[dict | None, dict]:
+def _looks(plan: Plan, prof, blocks: list[design.Block]) -> list[sequential.Look]:
+    """The planned looks of a sequential A/B run (none elsewhere: a curve's points, and arms
+    that take turns, have no single interval to stop on)."""
+    if not prof.sequential or plan.kind != AB or plan.takes_turns:
+        return []
+    points = sequential.look_points([b.period for b in blocks], plan.layout == CROSSOVER)
+    return sequential.looks(points, len(blocks)) if len(points) > 1 else []
+
+
+def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: float = 1.0,
+             confidence: float = 0.95) -> tuple[dict | None, dict]:
     """Validity first (errors of the system under test; too many blocks disturbed), then the
     analysis of a valid run."""
     errors = [f"trial {t['index'] + 1} ({t['arm']}): {e}" for t in trials for e in t["errors"]]
@@ -535,7 +618,8 @@ def _analyse(recipe, plan, trials, queue_log, planned: int, min_usable_share: fl
     if not problems and not any(t["used"] for t in trials):
         problems.append("no usable trial")
     valid = not problems
-    analysis = analyse(recipe, plan, trials) if valid else {"kind": plan.kind, "verdict": INVALID}
+    analysis = (analyse(recipe, plan, trials, confidence) if valid
+                else {"kind": plan.kind, "verdict": INVALID})
     return analysis, {"valid": valid, "problems": problems, "errors": errors,
                       "disturbed": sum(t["status"] == "disturbed" for t in trials),
                       "unresolved_blocks": queue_log["unresolved"]}
@@ -564,6 +648,26 @@ def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:
                           "engine_local": stack.local_engine},
             "stack_inputs": staleness.stack_inputs_hash(),
             "stack_ready_s": stack.started_in_s, **code}
+
+
+class _Phases:
+    """Where a run's time goes (stored as provenance.phases, seconds by phase): each ``end``
+    closes the phase that ran since the previous one; ``split`` moves parts of a phase out
+    under their own names (the trial loop's period switches and re-run blocks)."""
+
+    def __init__(self):
+        self.seconds: dict[str, float] = {}
+        self._last = time.monotonic()
+
+    def end(self, name: str) -> None:
+        now = time.monotonic()
+        self.seconds[f"{name}_s"] = round(now - self._last, 1)
+        self._last = now
+
+    def split(self, name: str, parts: dict[str, float]) -> None:
+        for part, seconds in parts.items():
+            self.seconds[f"{part}_s"] = round(seconds, 1)
+            self.seconds[f"{name}_s"] = round(self.seconds[f"{name}_s"] - seconds, 1)
 
 
 class _Clock:

@@ -285,6 +285,7 @@ class Profile:
     reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
     jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
     calibrate: bool = False  # time the host's speed before the first warm-up (calibration.py)
+    sequential: bool = False  # an A/B run stops at a planned look once the answer is known
 
 
 @dataclass(frozen=True)

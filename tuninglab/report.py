@@ -34,10 +34,13 @@ def summary(result: dict) -> str:
         lines.append(f"{validity['disturbed']} disturbed trial(s) (a node's compiler still busy, or "
                      f"the machine) were run again (kept in the result, not counted)")
     lines.append(f"{results.headline(result)}")
+    stopped = results.stopping_text(result)
+    if stopped:
+        lines.append(stopped)
     lines.append(f"source expected {result.get('expected')}; against the source: "
                  f"{result.get('agreement')}")
     for comparison in results.comparisons(result):
-        lines += _comparison_lines(comparison)
+        lines += _comparison_lines(comparison, results.interval_level(result))
     for curve in results.curves(result):
         lines += _curve_lines(curve, result)
     lines += _warmup_lines(result)
@@ -69,7 +72,7 @@ def _design_text(result: dict) -> str:
     return f"{text}, {layout}" if layout else text
 
 
-def _comparison_lines(c: dict) -> list[str]:
+def _comparison_lines(c: dict, level: str = "95 %") -> list[str]:
     load = c.get("load")
     head = f"{c['variant']} against {c['baseline']}" + (f" at {_load_text(load)}" if load else "")
     over = {"turns": f"{c.get('pairs')} pairs of turns",
@@ -82,7 +85,7 @@ def _comparison_lines(c: dict) -> list[str]:
         lines.append(f"   the nodes themselves: app-2 {fmt_delta(c['node_effect'])} "
                      f"against app-1 in the primary metric, removed from the delta")
     lines += [
-             f"{'metric':<14}{'baseline':>12}{'variant':>12}   {'delta [95 % CI]':<26}"
+             f"{'metric':<14}{'baseline':>12}{'variant':>12}   {f'delta [{level} CI]':<26}"
              f"{'detectable':>11}  verdict"]
     metrics = c.get("metrics") or {}
     names = ORDER + sorted(set(metrics) - set(ORDER))
@@ -99,7 +102,7 @@ def _comparison_lines(c: dict) -> list[str]:
                      f"{fmt_value(m['variant'], unit, kind, with_unit=False):>12}   "
                      f"{fmt_delta(m['delta'], m.get('ci_low'), m.get('ci_high'), kind, unit):<26}"
                      f"{detect:>11}  {m['verdict']}{holm}")
-    lines.append("* primary metric (95 %); secondaries are called only when their Holm-adjusted "
+    lines.append(f"* primary metric ({level}); secondaries are called only when their Holm-adjusted "
                  "p < 0.05")
     return lines
 
@@ -175,7 +178,8 @@ def comparison(a: dict, b: dict) -> str:
               f"{a['provenance']['host']}: {a['verdict']}",
               f"B: {b['recipe']} {b['profile']} {b['provenance']['started']} "
               f"{b['provenance']['host']}: {b['verdict']}",
-              f"{'metric':<14}{'A delta [95 % CI]':>34}{'B delta [95 % CI]':>34}  intervals"]
+              f"{'metric':<14}{f'A delta [{results.interval_level(a)} CI]':>34}"
+              f"{f'B delta [{results.interval_level(b)} CI]':>34}  intervals"]
     ca, cb = results.comparisons(a), results.comparisons(b)
     if not ca or not cb:
         lines.append("(metric-by-metric comparison is for A/B results; see each summary)")

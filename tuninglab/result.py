@@ -62,8 +62,14 @@ KEYS = {
     "design": "`{method, confidence, seed, mirrored, blocks: [{index, slots, period, "
               "orientation}], periods: [{period, orientation, arms: {node: level}, "
               "reload_s | start_s, verified, warmup}], switches: [{before_trial, target, level, "
-              "reload_s, warmup}], retried, unresolved, profile: {blocks, window_s, settle_s, "
-              "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods, launches}}`; "
+              "reload_s, warmup}], retried, unresolved, sequential: {rule, alpha, margin, "
+              "looks: [{blocks, fraction, confidence, pairs, delta, ci_low, ci_high, decision}], "
+              "stopped, blocks, confidence}, profile: {blocks, window_s, settle_s, "
+              "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods, launches, "
+              "sequential}}`; `sequential` (an A/B run that looked at its interval at planned "
+              "points) says why it stopped (`effect`: the interval excluded zero; `equivalent`: "
+              "it lay within +-margin; `budget`: every block ran) after how many planned blocks, "
+              "and the level of the stored intervals (`confidence`, the stopping look's); "
               "`switches` lists a cluster's reloads to another arm (a change that needs a "
               "reload: every node reloaded and warmed again before the window of `before_trial`); "
               "a sweep with a node per value has periods only with several launches (each node "
@@ -117,7 +123,12 @@ KEYS = {
                   "git_dirty, git_dirty_paths, cluster (a recipe with [cluster]: its spec, and what forming it "
                   "took: `formed`), calibration (the host-speed index timed before the first "
                   "warm-up: `{what, unit, iterations, dropped, median_ms, min_ms, max_ms}`; "
-                  "calibration.py)}`",
+                  "calibration.py), phases (seconds by phase: `{preflight_s, stack_s, "
+                  "configure_s, calibration_s, warmup_s, trials_s, switches_s, reruns_s, waiting_s, "
+                  "analysis_s}`; `switches_s` is the trial loop's period switches, reloads or "
+                  "fresh JVMs and their warm-ups, `reruns_s` its re-run blocks, `waiting_s` its "
+                  "waits for a quiet host before a re-run (quiet.py), each outside "
+                  "`trials_s`)}`",
 }
 METHOD = ("randomized mirrored blocks (each block runs every arm once; the next block runs "
           "them in reverse order); A/B arms of the application server in a crossover (two nodes "
@@ -157,12 +168,14 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         "workload": {k: getattr(recipe.workload, k) for k in (
             "mix", "model", "users", "rate", "think_time_ms", "lines", "note_chars", "bulk_rows")},
         "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
-        "design": {"method": METHOD, "confidence": 0.95, "seed": seed, "mirrored": mirrored,
+        "design": {"method": METHOD, "seed": seed, "mirrored": mirrored,
+                   "confidence": (queue_log.get("sequential") or {}).get("confidence", 0.95),
                    "blocks": [b.as_dict() for b in blocks], "periods": list(periods),
                    "switches": list(switches), **queue_log,
                    "profile": {k: getattr(profile, k) for k in (
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
-                       "max_retries", "min_usable_share", "periods", "launches")}},
+                       "max_retries", "min_usable_share", "periods", "launches",
+                       "sequential")}},
         "verified": verified,
         "warmup": warmups,
         "validity": validity,
@@ -305,6 +318,28 @@ def comparisons(result: dict) -> list[dict]:
 
 def curves(result: dict) -> list[dict]:
     return (result.get("analysis") or {}).get("curves") or []
+
+
+def interval_level(result: dict) -> str:
+    """The level of the stored intervals as text ("95 %"; a sequential run that stopped at a
+    look stores its intervals at that look's level, e.g. "99.4 %")."""
+    level = (result.get("design") or {}).get("confidence", 0.95)
+    return "95 %" if abs(level - 0.95) < 5e-4 else f"{level * 100:.1f} %"
+
+
+def stopping_text(result: dict) -> str | None:
+    """Why a sequential run stopped where it did, or None for a run of fixed length."""
+    record = (result.get("design") or {}).get("sequential")
+    if not record:
+        return None
+    planned = len((result.get("design") or {}).get("blocks") or []) or record["blocks"]
+    why = {"effect": "its interval excluded zero, so the sign of the effect was settled",
+           "equivalent": f"its interval lay within +-{record['margin']:.0%}, so any effect is "
+                         f"smaller than the recipe's margin",
+           "budget": "no look settled the answer earlier"}[record["stopped"]]
+    return (f"stopped after {record['blocks']} of {planned} planned blocks: {why} "
+            f"({len(record['looks'])} look(s), each at a level that keeps the chance of a "
+            f"false claim at {record['alpha']:.0%}; intervals at {interval_level(result)})")
 
 
 def primary_entry(result: dict) -> dict | None:

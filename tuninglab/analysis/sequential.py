@@ -34,7 +34,8 @@ import numpy as np
 
 from ..stats import t_cdf
 
-__all__ = ["Look", "EFFECT", "EQUIVALENT", "BUDGET", "CONTINUE", "looks", "decide", "spent"]
+__all__ = ["Look", "EFFECT", "EQUIVALENT", "BUDGET", "CONTINUE", "RULE", "looks", "look_points",
+           "decide", "spent"]
 
 EFFECT, EQUIVALENT, BUDGET, CONTINUE = "effect", "equivalent", "budget", "continue"
 RULE = "group sequential, O'Brien-Fleming-type alpha spending (Lan-DeMets)"
@@ -106,3 +107,24 @@ def decide(ci_low: float, ci_high: float, margin: float, last: bool) -> str:
     if margin > 0 and -margin < ci_low and ci_high < margin:
         return EQUIVALENT
     return BUDGET if last else CONTINUE
+
+
+def look_points(periods: list[int], crossover: bool, *, first: int = 8, every: int = 4
+                ) -> list[int]:
+    """Where a run of these blocks (each block's period, in running order) looks: in a
+    crossover only where a couple of periods ends (each arm has then run as long on each node,
+    so a node's speed cancels), elsewhere after any block; from the ``first``-th block on, at
+    least ``every`` blocks apart, and always at the end."""
+    n = len(periods)
+    if crossover:
+        ends = [i + 1 for i in range(n) if i + 1 == n or periods[i + 1] != periods[i]]
+        candidates = ends[1::2]
+    else:
+        candidates = list(range(1, n + 1))
+    points: list[int] = []
+    for count in candidates:
+        if count >= first and (not points or count - points[-1] >= every):
+            points.append(count)
+    if not points or points[-1] != n:
+        points.append(n)
+    return [p for p in points if p >= 2]

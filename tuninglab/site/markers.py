@@ -10,7 +10,8 @@ so a page can show them):
 - ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names;
 - ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml;
 - ``<!-- warmup-summary -->``: how many node warm-ups of the newest results ended steady;
-- ``<!-- recipe-limits -->``: what a recipe may not do, from the lists in tuninglab/safety/.
+- ``<!-- recipe-limits -->``: what a recipe may not do, from the lists in tuninglab/safety/;
+- ``<!-- time-phases -->``: where a full run's time goes, over the newest results.
 
 One marker stands inside a sentence: ``<!-- agreement: <recipe-id> -->`` becomes the word for
 that recipe's newest result against its source (agrees, disagrees, cannot tell, ...), the same
@@ -39,6 +40,7 @@ PAGE_BLOCKS = {
     "profiles": lambda site, page: _module("schema_doc").render_profiles(page),
     "warmup-summary": lambda site, page: _module("warmups_table").render_summary(site),
     "recipe-limits": lambda site, page: _module("recipe_limits").render(),
+    "time-phases": lambda site, page: _module("time_table").render(site),
 }
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"

@@ -70,6 +70,9 @@ def render(result: dict, *, page: str, json_path: str, figure_path: str | None =
         lines += [f"![{cell(result.get('title', result['recipe']))}: the measured result]"
                   f"({rel(page, figure_path)})", ""]
     lines += [_headline(result), ""]
+    stopped = results.stopping_text(result)
+    if stopped and valid:
+        lines += [f"The run {cell(stopped)}.", ""]
     lines += [f"- **{name}:** {value}" for name, value in _facts(result) if value] + [""]
     if valid:
         for comparison in results.comparisons(result):
@@ -146,7 +149,7 @@ def _headline(result: dict) -> str:
         kind, unit = entry.get("delta_kind", "relative"), entry.get("unit")
         text += (f", {result.get('primary_metric')} "
                  f"{nowrap(fmt_delta(entry['delta'], entry.get('ci_low'), entry.get('ci_high'), kind, unit))}"
-                 f" (95 % interval)")
+                 f" ({results.interval_level(result)} interval)")
         if entry.get("detectable") is not None and kind == "relative":
             text += (f"; the smallest effect this run could detect (80 % power) was "
                      f"{fmt_pct(entry['detectable'])}")
@@ -217,7 +220,8 @@ def _comparison_table(result: dict, c: dict) -> list[str]:
     if load:
         lines += [f"**At {', '.join(f'{k.replace(chr(95), chr(32))} {v}' for k, v in load.items())}:** "
                   f"{c.get('verdict')}", ""]
-    lines += ["| Metric | Unit | Baseline | Variant | Delta [95 % interval] | Detectable | Verdict |",
+    lines += [f"| Metric | Unit | Baseline | Variant | Delta [{results.interval_level(result)} "
+              f"interval] | Detectable | Verdict |",
               "|---|---|--:|--:|--:|--:|---|"]
     metrics = c.get("metrics") or {}
     primary = result.get("primary_metric")

@@ -1,0 +1,72 @@
+"""The publishing queue (tuninglab/publishing.py) without running anything: its order keeps
+alike stacks together, its estimate comes from each recipe's newest full run, --resume takes
+up exactly what an interruption left, and the wait for a quiet host waits only while the host
+is noisy."""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from tuninglab import layout, publishing, quiet
+from tuninglab.recipe import discover_recipes
+
+
+def test_alike_stacks_follow_each_other():
+    recipes = publishing.order(discover_recipes(layout.recipes_dir()))
+    signatures = [publishing.stack_signature(r) for r in recipes]
+    seen, previous = set(), None
+    for signature in signatures:  # each signature is one unbroken stretch of the queue
+        assert signature == previous or signature not in seen, signature
+        seen.add(signature)
+        previous = signature
+
+
+def test_the_estimate_is_the_newest_full_runs_wall_time(tmp_path):
+    recipe = discover_recipes(layout.recipes_dir())[0]
+    assert publishing.estimate_s(recipe, tmp_path) == publishing.UNKNOWN_S
+    assert 60 < publishing.estimate_s(
+        next(r for r in discover_recipes(layout.recipes_dir()) if r.id == "aa-noise"),
+        layout.results_dir()) < 4 * 3600
+
+
+def test_resume_takes_up_what_is_left(tmp_path):
+    state = tmp_path / "queue.json"
+    state.write_text(json.dumps({"queue": ["a", "b", "c"], "done": {"a": "abc1234"},
+                                 "failed": [], "started": 0}))
+    queue, loaded = publishing._queue_from(SimpleNamespace(resume=True), tmp_path, tmp_path, state)
+    assert queue == ["b", "c"] and loaded["done"] == {"a": "abc1234"}
+
+
+def test_a_dry_run_lists_the_queue_and_runs_nothing(capsys):
+    assert publishing.main(["--dry-run", "aa-noise", "pg-synchronous-commit"]) == 0
+    out = capsys.readouterr().out
+    assert "2 recipe(s) in the queue" in out and "aa-noise" in out
+
+
+def test_the_quiet_wait_waits_only_while_the_host_is_noisy():
+    readings = iter([0.10, 0.08, 0.0, 0.01, 0.0])
+    said = []
+    quiet.wait_for_quiet(0.02, say=said.append, window_s=0, windows=3,
+                         measure=lambda s: next(readings))
+    assert any("noisy" in s for s in said) and any("quiet again" in s for s in said)
+    said.clear()
+    quiet.wait_for_quiet(0.02, say=said.append, window_s=0, windows=2,
+                         measure=lambda s: 0.0)
+    assert said == []
+
+
+def test_a_verdict_that_changed_between_runs_is_flagged_with_what_differed(tmp_path):
+    from pathlib import Path
+
+    from tuninglab.site import runs_table
+    fixture = Path(__file__).resolve().parents[1] / "site" / "data" / "fixture-result-full.json"
+    first = json.loads(fixture.read_text())
+    second = json.loads(json.dumps(first))
+    second["verdict"] = "no significant change"
+    second["provenance"]["versions"] = {**first["provenance"].get("versions", {}),
+                                        "wildfly": "WildFly 40.0.0.Final"}
+    site = SimpleNamespace(runs=lambda rid: [(tmp_path / "r" / "a.json", first),
+                                             (tmp_path / "r" / "b.json", second)])
+    text = runs_table.render(site, "pool-size", "guide/x.md")
+    assert "(changed)" in text and "WildFly 40.0.0.Final" in text
+    assert "no input" in runs_table.differing_inputs(first, first)

@@ -1,0 +1,84 @@
+"""Sequential stopping inside the engine's trial loop (experiment._Run.blocks), with the
+stack's part (a slot's trials) simulated: a clear effect stops at the first look of a
+crossover (after the first couple of periods), a null effect inside the margin stops for
+equivalence, an unclear one runs every block; the result says why, and its intervals carry
+the stopping look's level."""
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from tuninglab import design, experiment, layout, result
+from tuninglab.analysis import sequential
+from tuninglab.plan import compile_plan
+from tuninglab.recipe import load_recipe
+
+
+def _run(effect: float, sd: float, seed: int = 3):
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "datasource-max-pool-size")
+    prof = recipe.profile("full")
+    plan = compile_plan(recipe, switch="reload")
+    blocks = design.blocks(plan.slots, prof.blocks, 11,
+                           period_blocks=experiment.period_blocks(plan, prof))
+    rng = np.random.default_rng(seed)
+    run = experiment._Run.__new__(experiment._Run)
+    run.recipe, run.plan, run.prof, run.trials, run.periods = recipe, plan, prof, [], []
+    run.looks = experiment._looks(plan, prof, blocks)
+    run.say, run.retry_periods = (lambda text: None), []
+    run.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
+    run.clock = SimpleNamespace(total=len(blocks), done=lambda s: None)
+    run.switcher = SimpleNamespace(begin_period=lambda orientation: None)
+
+    def slot(block, arm_ids):
+        base = 400 * float(np.exp(rng.normal(0, sd)))
+        out = []
+        for arm in arm_ids:
+            value = base * (float(np.exp(effect + rng.normal(0, sd))) if arm == "variant" else 1)
+            trial = {"block": block.index, "arm": arm, "period": block.period,
+                     "orientation": block.orientation, "status": "valid", "used": True,
+                     "metrics": {"throughput": value}}
+            run.trials.append(trial)
+            out.append(trial)
+        return out
+    run.slot = slot
+    trials, log = run.blocks(blocks)
+    return recipe, plan, blocks, trials, log
+
+
+def test_the_published_profile_looks_at_the_end_of_each_couple_of_periods():
+    recipe, plan, blocks, _, _ = _run(0.0, 0.02)
+    looks = experiment._looks(plan, recipe.profile("full"), blocks)
+    assert [k.blocks for k in looks] == [10, 20]
+    assert experiment._looks(plan, recipe.profile("quick"), blocks) == []
+
+
+def test_a_clear_effect_stops_after_the_first_couple_of_periods():
+    _, _, _, trials, log = _run(0.10, 0.02)
+    record = log["sequential"]
+    assert record["stopped"] == sequential.EFFECT and record["blocks"] == 10
+    assert len(trials) == 20 and record["looks"][0]["ci_low"] > 0
+    assert record["confidence"] > 0.99
+
+
+def test_no_effect_within_the_margin_stops_for_equivalence():
+    _, _, _, trials, log = _run(0.0, 0.005)
+    assert log["sequential"]["stopped"] == sequential.EQUIVALENT and len(trials) == 20
+
+
+def test_an_unclear_effect_runs_every_block():
+    _, _, _, trials, log = _run(0.03, 0.06)
+    assert log["sequential"]["stopped"] == sequential.BUDGET and len(trials) == 40
+    assert [k["decision"] for k in log["sequential"]["looks"]][-1] == sequential.BUDGET
+
+
+def test_the_stored_result_says_why_and_at_which_level():
+    stored = {"design": {"confidence": 0.99446, "blocks": [{}] * 20,
+                         "sequential": {"stopped": "effect", "blocks": 10, "margin": 0.05,
+                                        "alpha": 0.05, "looks": [{}]}}}
+    assert result.interval_level(stored) == "99.4 %"
+    assert "stopped after 10 of 20 planned blocks" in result.stopping_text(stored)
+    assert result.interval_level({"design": {"confidence": 0.95}}) == "95 %"
+    assert result.stopping_text({"design": {}}) is None

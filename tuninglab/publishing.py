@@ -1,0 +1,169 @@
+"""The publishing queue (scripts/publish.sh): full runs one after another on a quiet machine,
+each committed as it lands.
+
+    bash scripts/publish.sh                  every stale recipe (`tuninglab stale` says why)
+    bash scripts/publish.sh <id> ...         these recipes
+    bash scripts/publish.sh --all            every recipe
+    bash scripts/publish.sh --resume         the queue an interruption left (.build/publish-queue.json)
+    bash scripts/publish.sh --dry-run ...    the queue, its order and its estimated time; nothing runs
+
+Each recipe runs by executing its notebook in the full profile (the notebook then shows that
+run), into a temporary copy so a failed run leaves the published outputs alone; its new result
+file and notebook are then committed, one commit per result, so every result comes from a
+clean tree and an interruption loses at most the run in progress. The queue's state file
+names what is done, so ``--resume`` neither loses nor repeats a finished result. Recipes whose
+stacks are alike follow each other (``stack_signature``), and before each one the queue waits
+for the host to be quiet (quiet.py). The site is built at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import layout, quiet, staleness, store
+from .recipe import Recipe, discover_recipes, find_recipe
+from .result import headline
+
+__all__ = ["stack_signature", "order", "estimate_s", "main"]
+
+STATE = "publish-queue.json"  # under .build/
+UNKNOWN_S = 16 * 60  # a recipe never published: the catalogue's median A/B run (issue 31)
+
+
+def stack_signature(recipe: Recipe) -> tuple:
+    """What a stack is made of: recipes with the same signature can follow each other on
+    alike stacks (the same node count, configuration, JVM options, app and databases)."""
+    s = recipe.stack
+    return (recipe.cluster.nodes if recipe.cluster else 0, s.server_config, s.jvm_options,
+            recipe.workload.app, len(s.databases), s.db_cpus or 0.0, recipe.change.kind)
+
+
+def order(recipes: list[Recipe]) -> list[Recipe]:
+    """Alike stacks next to each other, and within a group by id (a stable, readable order)."""
+    return sorted(recipes, key=lambda r: (stack_signature(r), r.id))
+
+
+def estimate_s(recipe: Recipe, results_dir: Path) -> float:
+    """The recipe's newest full run's wall time, or the catalogue's median for a new one."""
+    for path in reversed(store.list_results(results_dir, recipe.id)):
+        try:
+            found = store.load_result(path)
+        except store.ResultError:
+            continue
+        if found.get("profile") == "full" and (found.get("provenance") or {}).get("wall_s"):
+            return float(found["provenance"]["wall_s"])
+    return float(UNKNOWN_S)
+
+
+def _clean_tree(root: Path) -> bool:
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                            capture_output=True, text=True, check=True)
+    return not status.stdout.strip()
+
+
+def _execute(notebook: Path) -> bool:
+    """Run the notebook in the full profile into a temporary copy; replace the published one
+    only when the run succeeded."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook",
+                               "--execute", "--output-dir", tmp,
+                               "--ExecutePreprocessor.timeout=3600", str(notebook)],
+                              env={**os.environ, "TUNINGLAB_PROFILE": "full"}, check=False)
+        if done.returncode != 0:
+            return False
+        (notebook).write_bytes((Path(tmp) / notebook.name).read_bytes())
+    return True
+
+
+def _commit(root: Path, recipe: Recipe, notebook: Path, new: list[Path], minutes: float) -> str:
+    result = store.load_result(new[-1])
+    commit = (result.get("provenance") or {}).get("git_commit", "?")[:7]
+    subprocess.run(["git", "add", "--", str(notebook), *map(str, new)], cwd=root, check=True)
+    message = (f"Result: {recipe.id} (full, from {commit}, {minutes:.0f} min, publishing "
+               f"queue): {headline(result)}")
+    subprocess.run(["git", "commit", "-q", "-m", message], cwd=root, check=True)
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def _queue_from(args, root: Path, results_dir: Path, state_path: Path) -> tuple[list[str], dict]:
+    if args.resume:
+        if not state_path.is_file():
+            raise SystemExit(f"publish: nothing to resume ({state_path} does not exist)")
+        state = json.loads(state_path.read_text(encoding="utf-8"))
+        return [i for i in state["queue"] if i not in state["done"]], state
+    recipes_dir = root / "recipes"
+    if args.all:
+        recipes = discover_recipes(recipes_dir)
+    elif args.ids:
+        recipes = [find_recipe(recipes_dir, i) for i in args.ids]
+    else:
+        inputs = staleness.stack_inputs_hash(root)
+        recipes = [r for r in discover_recipes(recipes_dir)
+                   if staleness.why_stale(r, results_dir, stack_inputs=inputs)]
+    queue = [r.id for r in order(recipes)]
+    return queue, {"queue": queue, "done": {}, "failed": [], "started": time.time()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="publish", description=__doc__.split("\n\n")[0])
+    parser.add_argument("ids", nargs="*")
+    parser.add_argument("--all", action="store_true")
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--dry-run", action="store_true")
+    args = parser.parse_args(argv)
+    root, results_dir = layout.REPO_ROOT, layout.results_dir()
+    state_path = root / ".build" / STATE
+    queue, state = _queue_from(args, root, results_dir, state_path)
+    recipes = {i: find_recipe(root / "recipes", i) for i in queue}
+    left = sum(estimate_s(recipes[i], results_dir) for i in queue)
+    print(f"publish: {len(queue)} recipe(s) in the queue, about {left / 3600:.1f} h: "
+          f"{', '.join(queue) or 'none'}")
+    if args.dry_run or not queue:
+        return 0
+    if not _clean_tree(root):
+        print("publish: the tree has uncommitted changes; a published result must come from a "
+              "clean commit: commit first", file=sys.stderr)
+        return 2
+    state_path.parent.mkdir(parents=True, exist_ok=True)
+    for n, recipe_id in enumerate(queue, start=1):
+        state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
+        recipe = recipes[recipe_id]
+        quiet.wait_for_quiet(recipe.tolerance.steal, say=lambda t: print(f"publish: {t}"))
+        notebook = root / "notebooks" / recipe.area / f"{recipe.id}.ipynb"
+        before = set(store.list_results(results_dir, recipe.id))
+        began = time.monotonic()
+        print(f"publish: [{n}/{len(queue)}] {recipe.id}, about {left / 60:.0f} min left in the "
+              f"queue", flush=True)
+        ok = _execute(notebook)
+        new = sorted(set(store.list_results(results_dir, recipe.id)) - before)
+        minutes = (time.monotonic() - began) / 60
+        if ok and new:
+            state["done"][recipe_id] = _commit(root, recipe, notebook, new, minutes)
+            print(f"publish: {recipe.id} committed as {state['done'][recipe_id]} after "
+                  f"{minutes:.0f} min", flush=True)
+        else:
+            state["failed"].append(recipe_id)
+            state["done"][recipe_id] = None  # not retried by --resume: read its output first
+            subprocess.run(["git", "checkout", "--", str(notebook)], cwd=root, check=False)
+            print(f"publish: {recipe.id} FAILED after {minutes:.0f} min (its notebook is left as "
+                  f"it was{'; its result is stored but not committed' if new else ''})",
+                  file=sys.stderr, flush=True)
+        left = sum(estimate_s(recipes[i], results_dir) for i in queue[n:])
+    state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                    "--site-dir", "site"], cwd=root, check=False,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    print(f"publish: done; {len(state['done']) - len(state['failed'])} committed, "
+          f"{len(state['failed'])} failed{': ' + ', '.join(state['failed']) if state['failed'] else ''}")
+    return 1 if state["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""The ``<!-- time-phases -->`` block of the Method page: where a full run's time goes, over the
+newest published result of every recipe that records its phases (provenance.phases)."""
+from __future__ import annotations
+
+import statistics
+
+from .text import cell
+
+# The phases in running order, with how the page names them.
+PHASES = {"preflight_s": "checks before the stack", "stack_s": "stack start",
+          "configure_s": "configuration and read-back", "calibration_s": "host-speed index",
+          "warmup_s": "first warm-up", "trials_s": "trial windows",
+          "switches_s": "period switches (reloads or fresh JVMs, warm-ups)",
+          "reruns_s": "re-run blocks", "waiting_s": "waiting for a quiet host",
+          "analysis_s": "analysis"}
+
+
+def render(site) -> str:
+    runs = []
+    for entry in site.entries:
+        found = site.newest(entry.id)
+        if found is not None:
+            runs.append((found[1].get("provenance") or {}))
+    timed = [p for p in runs if p.get("phases")]
+    if not timed:
+        return (f"None of the {len(runs)} newest published results records its phases yet (they "
+                f"predate it); the next full runs will.\n")
+    lines = [f"Over the newest published result of {len(timed)} of {len(runs)} recipes (the "
+             f"others predate the record), in minutes:", "",
+             "| Phase | Median | Min | Max | Share of the total |", "|---|--:|--:|--:|--:|"]
+    total = sum(sum(p["phases"].values()) for p in timed) or 1.0
+    for key, name in PHASES.items():
+        values = [p["phases"].get(key, 0.0) for p in timed]
+        lines.append(f"| {cell(name)} | {statistics.median(values) / 60:.1f} | "
+                     f"{min(values) / 60:.1f} | {max(values) / 60:.1f} | "
+                     f"{sum(values) / total:.0%} |")
+    walls = [p.get("wall_s", 0.0) for p in timed]
+    lines += ["", f"A whole run took {statistics.median(walls) / 60:.1f} min at the median "
+                  f"({min(walls) / 60:.1f} to {max(walls) / 60:.1f})."]
+    return "\n".join(lines) + "\n"
