@@ -149,6 +149,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         phases.end("trials")
         phases.split("trials", run.spent)
         stack.keep()
+    phases.end("teardown")
     stopping = queue_log.get("sequential") or {}
     analysis, validity = _analyse(recipe, plan, trials, queue_log,
                                   stopping.get("blocks", len(blocks)), prof.min_usable_share,

@@ -321,10 +321,13 @@ def _probe(recipe, where, kind, plan, options_by_arm, nodes, client) -> list[str
         from .cluster import DERIVED_CONFIGS, SERVER_CONFIG
         configs = {DERIVED_CONFIGS[SERVER_CONFIG].base: None}
     for config in configs if operations and (not known or set(configs) <= set(known)) else ():
-        model = _cached(ids[images.WILDFLY], f"management model of {config}",
-                        lambda config=config: {"model": _server_model(client, config)})["model"]
+        try:
+            model = _cached(ids[images.WILDFLY], f"management model of {config}",
+                            lambda config=config: {"model": _server_model(client, config)})
+        except RuntimeError:  # not cached: asked again next time; the run's read-back remains
+            continue
         found += [f"{where}: {key}: {problem}" for key, op in operations
-                  if (problem := server_rules.model_problem(op, model, config))]
+                  if (problem := server_rules.model_problem(op, model["model"], config))]
     settings = _pg_settings(recipe, kind, plan)
     if settings:
         table = _cached(ids[images.DB], "pg_settings", lambda: {"text": _run(

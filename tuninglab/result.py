@@ -125,7 +125,7 @@ KEYS = {
                   "warm-up: `{what, unit, iterations, dropped, median_ms, min_ms, max_ms}`; "
                   "calibration.py), phases (seconds by phase: `{preflight_s, stack_s, "
                   "configure_s, calibration_s, warmup_s, trials_s, switches_s, reruns_s, waiting_s, "
-                  "analysis_s}`; `switches_s` is the trial loop's period switches, reloads or "
+                  "teardown_s, analysis_s}`; `switches_s` is the trial loop's period switches, reloads or "
                   "fresh JVMs and their warm-ups, `reruns_s` its re-run blocks, `waiting_s` its "
                   "waits for a quiet host before a re-run (quiet.py), each outside "
                   "`trials_s`)}`",

@@ -89,3 +89,12 @@ def test_bad_looks_are_refused():
     for at in ([], [12, 8], [1, 20], [10, 25]):
         with pytest.raises(ValueError):
             sequential.looks(at, BUDGET)
+
+
+def test_a_crossover_looks_only_once_four_periods_have_run():
+    four = [i // 5 for i in range(20)]  # 4 periods of 5 blocks: no look before the end
+    eight = [i // 3 for i in range(24)]  # 8 periods of 3 blocks
+    every = list(range(20))  # every block its own period (a runtime switch)
+    assert sequential.look_points(four, True) == [20]
+    assert sequential.look_points(eight, True) == [12, 18, 24]
+    assert sequential.look_points(every, True) == [8, 12, 16, 20]

@@ -1,8 +1,9 @@
 """Sequential stopping inside the engine's trial loop (experiment._Run.blocks), with the
-stack's part (a slot's trials) simulated: a clear effect stops at the first look of a
-crossover (after the first couple of periods), a null effect inside the margin stops for
-equivalence, an unclear one runs every block; the result says why, and its intervals carry
-the stopping look's level."""
+stack's part (a slot's trials) simulated: in a runtime crossover (every block its own period,
+as the A/A recipe runs) a clear effect stops at the first look, a null effect inside the
+margin stops for equivalence, an unclear one runs every block; the result says why, and its
+intervals carry the stopping look's level. A reload crossover of four periods has no look
+before its end."""
 from __future__ import annotations
 
 import random
@@ -18,9 +19,9 @@ from tuninglab.recipe import load_recipe
 
 
 def _run(effect: float, sd: float, seed: int = 3):
-    recipe = load_recipe(layout.recipes_dir() / "guide" / "datasource-max-pool-size")
+    recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
     prof = recipe.profile("full")
-    plan = compile_plan(recipe, switch="reload")
+    plan = compile_plan(recipe, switch="runtime")
     blocks = design.blocks(plan.slots, prof.blocks, 11,
                            period_blocks=experiment.period_blocks(plan, prof))
     rng = np.random.default_rng(seed)
@@ -48,24 +49,33 @@ def _run(effect: float, sd: float, seed: int = 3):
     return recipe, plan, blocks, trials, log
 
 
-def test_the_published_profile_looks_at_the_end_of_each_couple_of_periods():
+def test_the_published_profile_looks_every_four_blocks_from_the_eighth():
     recipe, plan, blocks, _, _ = _run(0.0, 0.02)
     looks = experiment._looks(plan, recipe.profile("full"), blocks)
-    assert [k.blocks for k in looks] == [10, 20]
+    assert [k.blocks for k in looks] == [8, 12, 16, 20]
     assert experiment._looks(plan, recipe.profile("quick"), blocks) == []
 
 
-def test_a_clear_effect_stops_after_the_first_couple_of_periods():
+def test_a_reload_crossover_of_four_periods_has_no_interim_look():
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "datasource-max-pool-size")
+    prof = recipe.profile("full")
+    plan = compile_plan(recipe, switch="reload")
+    blocks = design.blocks(plan.slots, prof.blocks, 11,
+                           period_blocks=experiment.period_blocks(plan, prof))
+    assert experiment._looks(plan, prof, blocks) == []
+
+
+def test_a_clear_effect_stops_at_the_first_look():
     _, _, _, trials, log = _run(0.10, 0.02)
     record = log["sequential"]
-    assert record["stopped"] == sequential.EFFECT and record["blocks"] == 10
-    assert len(trials) == 20 and record["looks"][0]["ci_low"] > 0
+    assert record["stopped"] == sequential.EFFECT and record["blocks"] == 8
+    assert len(trials) == 16 and record["looks"][0]["ci_low"] > 0
     assert record["confidence"] > 0.99
 
 
 def test_no_effect_within_the_margin_stops_for_equivalence():
     _, _, _, trials, log = _run(0.0, 0.005)
-    assert log["sequential"]["stopped"] == sequential.EQUIVALENT and len(trials) == 20
+    assert log["sequential"]["stopped"] == sequential.EQUIVALENT and len(trials) == 16
 
 
 def test_an_unclear_effect_runs_every_block():

@@ -109,16 +109,25 @@ def decide(ci_low: float, ci_high: float, margin: float, last: bool) -> str:
     return BUDGET if last else CONTINUE
 
 
+# A crossover's interval may rest on its period means (stats.compare), whose fit has the
+# periods less two degrees of freedom: at two periods none. A look before four periods spends
+# alpha on an interval that cannot settle anything (a reload crossover's look after 2 of 4
+# periods read [-98 %, +10,764 %] on 28 November 2026).
+MIN_PERIODS = 4
+
+
 def look_points(periods: list[int], crossover: bool, *, first: int = 8, every: int = 4
                 ) -> list[int]:
     """Where a run of these blocks (each block's period, in running order) looks: in a
     crossover only where a couple of periods ends (each arm has then run as long on each node,
-    so a node's speed cancels), elsewhere after any block; from the ``first``-th block on, at
-    least ``every`` blocks apart, and always at the end."""
+    so a node's speed cancels) and at least MIN_PERIODS periods have run, elsewhere after any
+    block; from the ``first``-th block on, at least ``every`` blocks apart, and always at the
+    end."""
     n = len(periods)
     if crossover:
         ends = [i + 1 for i in range(n) if i + 1 == n or periods[i + 1] != periods[i]]
-        candidates = ends[1::2]
+        candidates = [end for k, end in enumerate(ends, start=1) if k % 2 == 0
+                      and k >= MIN_PERIODS]
     else:
         candidates = list(range(1, n + 1))
     points: list[int] = []

@@ -12,7 +12,7 @@ PHASES = {"preflight_s": "checks before the stack", "stack_s": "stack start",
           "warmup_s": "first warm-up", "trials_s": "trial windows",
           "switches_s": "period switches (reloads or fresh JVMs, warm-ups)",
           "reruns_s": "re-run blocks", "waiting_s": "waiting for a quiet host",
-          "analysis_s": "analysis"}
+          "teardown_s": "stack removed or parked", "analysis_s": "analysis"}
 
 
 def render(site) -> str:
