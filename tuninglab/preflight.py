@@ -104,14 +104,15 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
         if not refused:
             options_by_arm[arm_id] = shlex.split(node["jvm_options"])
     found += _stack_problems(recipe, where, cpus)
-    found += [f"{where}: {key}: {problem}" for key, op in _server_operations(recipe, kind, plan)
+    operations, settings = _server_operations(recipe, kind, plan), _pg_settings(recipe, kind, plan)
+    found += [f"{where}: {key}: {problem}" for key, op in operations
               if (problem := server_rules.protected_problem(op) or app_property_problem(op))]
     found += [f"{where}: {key}: PostgreSQL parameter '{name}' is refused: {why}; allowed: "
               f"parameters that tune the database (see the reference's security page)"
-              for (name, _), key in _pg_settings(recipe, kind, plan).items()
+              for (name, _), key in settings.items()
               if (why := pg_rules.refused(name))]
     if client is not None and not found:
-        found += _probe(recipe, where, kind, plan, options_by_arm, nodes, client)
+        found += _probe(recipe, where, options_by_arm, nodes, operations, settings, client)
     return list(dict.fromkeys(found))
 
 
@@ -297,7 +298,8 @@ def _machine_cpus(client) -> int:
 # --------------------------------------------------------------------------- probes of the images
 
 
-def _probe(recipe, where, kind, plan, options_by_arm, nodes, client) -> list[str]:
+def _probe(recipe, where, options_by_arm, nodes, operations, settings, client) -> list[str]:
+    """The checks only the images can answer, of what problems() gathered from the recipe."""
     from . import images
     ids = images.require_images(client, [images.WILDFLY, images.DB])
     found = []
@@ -315,7 +317,6 @@ def _probe(recipe, where, kind, plan, options_by_arm, nodes, client) -> list[str
         if known and config not in known:
             found.append(f"{where}: stack.server_config: '{config}' is not in {images.WILDFLY}; "
                          f"allowed: {', '.join(known)}")
-    operations = _server_operations(recipe, kind, plan)
     configs = dict.fromkeys(n["server_config"] for n in nodes.values())
     if recipe.cluster is not None:  # a cluster's nodes boot from a copy of standalone-ha.xml
         from .cluster import DERIVED_CONFIGS, SERVER_CONFIG
@@ -328,7 +329,6 @@ def _probe(recipe, where, kind, plan, options_by_arm, nodes, client) -> list[str
             continue
         found += [f"{where}: {key}: {problem}" for key, op in operations
                   if (problem := server_rules.model_problem(op, model["model"], config))]
-    settings = _pg_settings(recipe, kind, plan)
     if settings:
         table = _cached(ids[images.DB], "pg_settings", lambda: {"text": _run(
             client, images.DB, ["sh", "-c", PG_SETTINGS_SCRIPT], user="postgres",

@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     state_path = root / ".build" / STATE
     queue, state = _queue_from(args, root, results_dir, state_path)
     recipes = {i: find_recipe(root / "recipes", i) for i in queue}
-    left = sum(estimate_s(recipes[i], results_dir) for i in queue)
+    estimates = {i: estimate_s(recipes[i], results_dir) for i in queue}  # read once
+    left = sum(estimates.values())
     print(f"publish: {len(queue)} recipe(s) in the queue, about {left / 3600:.1f} h: "
           f"{', '.join(queue) or 'none'}")
     if args.dry_run or not queue:
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"publish: {recipe.id} FAILED after {minutes:.0f} min (its notebook is left as "
                   f"it was{'; its result is stored but not committed' if new else ''})",
                   file=sys.stderr, flush=True)
-        left = sum(estimate_s(recipes[i], results_dir) for i in queue[n:])
+        left = sum(estimates[i] for i in queue[n:])
     state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
                     "--site-dir", "site"], cwd=root, check=False,
