@@ -121,14 +121,16 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     if reuse:  # a claimed stack's databases are new containers at new addresses
         base = base.with_changes(dns_ttl_s=0)
     mirrored = reuse and plan.layout == CROSSOVER and _mirror_fits_the_pool_better(
-        recipe, plan, kind, base, servers, blocks)
+        recipe, plan, kind, base, servers, blocks, prof.reuse_runs)
     if mirrored:
         blocks = design.mirror(blocks)
     first = _first_arms(plan, blocks[0])
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
     spec = load.LoadSpec.from_workload(recipe.workload)
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
-               reuse=reuse, pool_extra=servers.pool_extra()) as stack:
+               reuse=reuse, pool_extra=servers.pool_extra(), reuse_runs=prof.reuse_runs,
+               reuse_alone=prof.reuse_alone, run_label=store.run_label(recipe.id, started)
+               ) as stack:
         servers.start(stack, configs)
         load.install(stack.loadgen, spec.app)
         phases.end("stack")
@@ -191,8 +193,8 @@ def _first_arms(plan: Plan, block: design.Block) -> dict[str, Arm]:
     return arms
 
 
-def _mirror_fits_the_pool_better(recipe, plan, kind, base, servers, blocks) -> bool:
-    """CI only (a stack is reused): whether a crossover's mirrored design starts with more
+def _mirror_fits_the_pool_better(recipe, plan, kind, base, servers, blocks, runs=0) -> bool:
+    """A stack is reused: whether a crossover's mirrored design starts with more
     nodes that a parked stack has than the design drawn (stackpool.claim_nearest boots the
     others). The two are equally likely draws; a JVM-option crossover's one default node sits
     on either node, and this keeps a claim from missing it for its name. The result records
@@ -204,8 +206,8 @@ def _mirror_fits_the_pool_better(recipe, plan, kind, base, servers, blocks) -> b
 
     common = stackpool.common_key(stack_config(recipe), images.require_images(docker.from_env()),
                                   servers.pool_extra())
-    return (stackpool.best_fit(common, wanted(design.mirror(blocks)))
-            > stackpool.best_fit(common, wanted(blocks)))
+    return (stackpool.best_fit(common, wanted(design.mirror(blocks)), runs)
+            > stackpool.best_fit(common, wanted(blocks), runs))
 
 
 def _layout_text(plan: Plan, blocks: list[design.Block]) -> str:
@@ -648,7 +650,7 @@ def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:
                                         for name in stack.databases},
                           "engine_local": stack.local_engine},
             "stack_inputs": staleness.stack_inputs_hash(),
-            "stack_ready_s": stack.started_in_s, **code}
+            "stack_ready_s": stack.started_in_s, "stack_origin": stack.origin(), **code}
 
 
 class _Phases:

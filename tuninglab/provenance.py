@@ -74,6 +74,9 @@ def jvm_facts(stack: Stack, node: str) -> dict:
         "available_processors": os_info.get("available-processors"),
         "max_heap_bytes": (heap or {}).get("max"),
         "gc": sorted((collectors.get("name") or {}).keys()),
+        # how long the JVM had run when the run began: minutes on a new stack, more on one
+        # taken over warm from an earlier run (stackpool.py)
+        "uptime_s": round(runtime["uptime"] / 1000, 1) if runtime.get("uptime") else None,
     }
 
 

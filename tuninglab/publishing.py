@@ -6,6 +6,7 @@ each committed as it lands.
     bash scripts/publish.sh --all            every recipe
     bash scripts/publish.sh --resume         the queue an interruption left (.build/publish-queue.json)
     bash scripts/publish.sh --dry-run ...    the queue, its order and its estimated time; nothing runs
+    bash scripts/publish.sh --repeat 3 aa-noise   each recipe three times in a row (an A/A series)
 
 Each recipe runs by executing its notebook in the full profile (the notebook then shows that
 run), into a temporary copy so a failed run leaves the published outputs alone; its new result
@@ -13,7 +14,10 @@ file and notebook are then committed, one commit per result, so every result com
 clean tree and an interruption loses at most the run in progress. The queue's state file
 names what is done, so ``--resume`` neither loses nor repeats a finished result. Recipes whose
 stacks are alike follow each other (``stack_signature``), and before each one the queue waits
-for the host to be quiet (quiet.py). The site is built at the end.
+for the host to be quiet (quiet.py). A run that ends well hands its warm stack to the next one
+of the same kind (``TUNINGLAB_REUSE_STACKS``; stackpool.py, and the full profile's
+``reuse_runs``); whatever is parked when the queue ends, or is interrupted, is removed. The
+site is built at the end.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import layout, quiet, staleness, store
+from . import layout, quiet, stackpool, staleness, store
 from .recipe import Recipe, discover_recipes, find_recipe
 from .result import headline
 
@@ -69,12 +73,13 @@ def _clean_tree(root: Path) -> bool:
 
 def _execute(notebook: Path) -> bool:
     """Run the notebook in the full profile into a temporary copy; replace the published one
-    only when the run succeeded."""
+    only when the run succeeded. The run may take over the stack the previous one parked."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook",
                                "--execute", "--output-dir", tmp,
                                "--ExecutePreprocessor.timeout=3600", str(notebook)],
-                              env={**os.environ, "TUNINGLAB_PROFILE": "full"}, check=False)
+                              env={**os.environ, "TUNINGLAB_PROFILE": "full",
+                                   stackpool.ENV: "1"}, check=False)
         if done.returncode != 0:
             return False
         (notebook).write_bytes((Path(tmp) / notebook.name).read_bytes())
@@ -93,11 +98,16 @@ def _commit(root: Path, recipe: Recipe, notebook: Path, new: list[Path], minutes
 
 
 def _queue_from(args, root: Path, results_dir: Path, state_path: Path) -> tuple[list[str], dict]:
+    """The recipes still to run, in order, and the queue's state. ``state["done"]`` holds one
+    ``[id, commit]`` per finished place in the queue (commit None: it failed), so a recipe
+    queued several times (``--repeat``) resumes at the right repetition."""
     if args.resume:
         if not state_path.is_file():
             raise SystemExit(f"publish: nothing to resume ({state_path} does not exist)")
         state = json.loads(state_path.read_text(encoding="utf-8"))
-        return [i for i in state["queue"] if i not in state["done"]], state
+        if isinstance(state["done"], dict):  # a state file from before --repeat
+            state["done"] = [[i, state["done"][i]] for i in state["queue"] if i in state["done"]]
+        return state["queue"][len(state["done"]):], state
     recipes_dir = root / "recipes"
     if args.all:
         recipes = discover_recipes(recipes_dir)
@@ -107,8 +117,8 @@ def _queue_from(args, root: Path, results_dir: Path, state_path: Path) -> tuple[
         inputs = staleness.stack_inputs_hash(root)
         recipes = [r for r in discover_recipes(recipes_dir)
                    if staleness.why_stale(r, results_dir, stack_inputs=inputs)]
-    queue = [r.id for r in order(recipes)]
-    return queue, {"queue": queue, "done": {}, "failed": [], "started": time.time()}
+    queue = [r.id for r in order(recipes) for _ in range(max(1, args.repeat))]
+    return queue, {"queue": queue, "done": [], "failed": [], "started": time.time()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run each recipe N times in a row (an A/A series)")
     args = parser.parse_args(argv)
     root, results_dir = layout.REPO_ROOT, layout.results_dir()
     state_path = root / ".build" / STATE
@@ -133,6 +145,34 @@ def main(argv: list[str] | None = None) -> int:
               "clean commit: commit first", file=sys.stderr)
         return 2
     state_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _run_queue(root, results_dir, state_path, queue, state, recipes, estimates)
+    finally:  # a warm stack outlives its run only to serve the next one in this queue
+        _clear_parked_stacks()
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                    "--site-dir", "site"], cwd=root, check=False,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    print(f"publish: done; {len(state['done']) - len(state['failed'])} committed, "
+          f"{len(state['failed'])} failed{': ' + ', '.join(state['failed']) if state['failed'] else ''}")
+    return 1 if state["failed"] else 0
+
+
+def _clear_parked_stacks() -> None:
+    import docker
+
+    try:
+        removed = stackpool.clear(docker.from_env())
+    except Exception as exc:  # noqa: BLE001 - the engine may be gone; say so, do not hide the run's own error
+        print(f"publish: could not remove parked stacks ({exc}); `tuninglab clean` does",
+              file=sys.stderr)
+        return
+    if removed:
+        print(f"publish: removed the stack parked by the last run ({len(removed)} objects)")
+
+
+def _run_queue(root: Path, results_dir: Path, state_path: Path, queue: list[str], state: dict,
+               recipes: dict, estimates: dict) -> None:
+    left = sum(estimates.values())
     for n, recipe_id in enumerate(queue, start=1):
         state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
         recipe = recipes[recipe_id]
@@ -146,24 +186,19 @@ def main(argv: list[str] | None = None) -> int:
         new = sorted(set(store.list_results(results_dir, recipe.id)) - before)
         minutes = (time.monotonic() - began) / 60
         if ok and new:
-            state["done"][recipe_id] = _commit(root, recipe, notebook, new, minutes)
-            print(f"publish: {recipe.id} committed as {state['done'][recipe_id]} after "
-                  f"{minutes:.0f} min", flush=True)
+            commit = _commit(root, recipe, notebook, new, minutes)
+            state["done"].append([recipe_id, commit])
+            print(f"publish: {recipe.id} committed as {commit} after {minutes:.0f} min",
+                  flush=True)
         else:
             state["failed"].append(recipe_id)
-            state["done"][recipe_id] = None  # not retried by --resume: read its output first
+            state["done"].append([recipe_id, None])  # not retried by --resume: read its output
             subprocess.run(["git", "checkout", "--", str(notebook)], cwd=root, check=False)
             print(f"publish: {recipe.id} FAILED after {minutes:.0f} min (its notebook is left as "
                   f"it was{'; its result is stored but not committed' if new else ''})",
                   file=sys.stderr, flush=True)
         left = sum(estimates[i] for i in queue[n:])
-    state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                    "--site-dir", "site"], cwd=root, check=False,
-                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    print(f"publish: done; {len(state['done']) - len(state['failed'])} committed, "
-          f"{len(state['failed'])} failed{': ' + ', '.join(state['failed']) if state['failed'] else ''}")
-    return 1 if state["failed"] else 0
+        state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -282,7 +282,9 @@ class Profile:
     launches: int = 1  # a sweep with a node per value: how often each node starts anew
     compile_side_by_side: bool = False  # nodes compile together (CI) or alone
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
-    reuse_stack: bool = False  # CI: take and leave a parked stack (stackpool.py)
+    reuse_stack: bool = False  # take and leave a parked stack (stackpool.py), if enabled
+    reuse_runs: int = 0  # how many runs a kept stack may serve (0: no limit)
+    reuse_alone: bool = False  # a run removes the parked stacks it does not take
     jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
     calibrate: bool = False  # time the host's speed before the first warm-up (calibration.py)
     sequential: bool = False  # an A/B run stops at a planned look once the answer is known

@@ -118,16 +118,22 @@ PRISTINE = ".tl-pristine"  # suffix of a node's server configuration as it first
 class Stack:
     def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
                  nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False,
-                 pool_extra: dict | None = None):
+                 pool_extra: dict | None = None, reuse_runs: int = 0, reuse_alone: bool = False,
+                 run_label: str = ""):
         self.config = config
         self.progress = progress
         self.initial_nodes = dict(nodes or {})
         # reuse: take a parked stack of the same kind if there is one, and park this one when
-        # the run ends well (keep()); stackpool.py. Only for the CI profile. pool_extra: what
-        # the run adds to the stack after it starts (a cluster's balancer), part of its kind.
+        # the run ends well (keep()); stackpool.py. pool_extra: what the run adds to the stack
+        # after it starts (a cluster's balancer), part of its kind. reuse_runs: how many runs
+        # one stack may serve (0: no limit); reuse_alone: remove the parked stacks not taken.
+        # run_label names this run in the record of the runs a stack served.
         self.reuse = reuse
         self.pool_extra = dict(pool_extra or {})
+        self.reuse_runs, self.reuse_alone, self.run_label = reuse_runs, reuse_alone, run_label
         self.reused = False  # this stack was taken from the pool
+        self.served: list[str] = []  # the runs a taken-over stack served before this one
+        self.kept_nodes: list[str] = []  # a taken-over stack's nodes this run kept warm
         self._key: str | None = None  # its kind in the pool (stackpool.key), taken at start
         self._keep = False
         self._altered = False  # a node replaced or re-limited: not the stack a key describes
@@ -173,9 +179,15 @@ class Stack:
         self._key = stackpool.key(self.config, self.initial_nodes, self.image_ids,
                                   self.pool_extra)
         record = self._claim() if self.reuse else None
+        if self.reuse and self.reuse_alone:
+            removed = stackpool.clear(self.client)
+            if removed:
+                self.progress(f"stack: removed parked stacks this run does not take (it "
+                              f"measures alone): {', '.join(removed)}")
         if record is not None:
             kept, started = self._attach(record)
             self.reused = True
+            self.served, self.kept_nodes = list(record.get("served", ())), list(kept)
             self.started_in_s = time.monotonic() - began
             fresh = f", {_nodes_text(started)} started" if started else ""
             self.progress(f"stack: reused a parked stack in {self.started_in_s:.1f} s (fresh "
@@ -202,10 +214,21 @@ class Stack:
         """The run ended well: a reusing stack may be parked instead of removed."""
         self._keep = True
 
+    def origin(self) -> dict:
+        """Where this stack came from, for the result: new, or taken over warm, with the runs
+        it served before (each ``<recipe id>/<start>``, the name of that run's result file)
+        and the nodes it kept running."""
+        return {"taken_over": self.reused, "served_before": list(self.served),
+                "nodes_kept_warm": list(self.kept_nodes)}
+
+    def _serves_again(self) -> bool:
+        """Whether this stack may serve another run (reuse_runs counts this one)."""
+        return stackpool.may_serve({"served": [*self.served, self.run_label]}, self.reuse_runs)
+
     def close(self) -> None:
         if self.scope is None:
             return
-        if self.reuse and self._keep and not self._altered:
+        if self.reuse and self._keep and not self._altered and self._serves_again():
             stackpool.park(self._key, self._record())
             self.scope.abandon()
             self.progress("stack: parked for the next run of this kind")
@@ -224,10 +247,11 @@ class Stack:
     def _claim(self) -> dict | None:
         """A parked stack of this kind; else, for a stack of plain nodes (no cluster), the
         parked stack with the most nodes this one can use (stackpool.claim_nearest)."""
-        record = stackpool.claim(self._key)
+        record = stackpool.claim(self._key, self.reuse_runs)
         if record is None and not self.pool_extra and not self._is_cluster:
             record = stackpool.claim_nearest(stackpool.common_key(self.config, self.image_ids),
-                                             stackpool.node_keys(self.initial_nodes))
+                                             stackpool.node_keys(self.initial_nodes),
+                                             self.reuse_runs)
         return record
 
     @property
@@ -242,6 +266,7 @@ class Stack:
                 "nodes": {n: c.get_wrapped_container().id for n, c in self.nodes.items()},
                 "common": stackpool.common_key(self.config, self.image_ids, self.pool_extra),
                 "node_keys": stackpool.node_keys(self.node_configs),
+                "served": [*self.served, self.run_label],
                 "balancers": {name: {"id": b.get_wrapped_container().id,
                                      "backends": b.backends, "server_maxconn": b.server_maxconn}
                               for name, b in self.balancers.items()}}

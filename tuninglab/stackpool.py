@@ -25,8 +25,12 @@ rest, and parks the result under its own kind.
 Each JVM-option recipe has a node of its own (its variant's command line) beside default
 ones: it boots that one JVM instead of a whole stack.
 
-The JVMs stay warm, which CI welcomes: the quick profile makes no claim. The full profile,
-whose results the site publishes, never reuses a stack.
+The JVMs stay warm. CI welcomes that (the quick profile makes no claim); the publishing queue
+(publishing.py) sets the variable too, so that a full run hands its warm stack to the next
+run of the same kind. The profile bounds how many runs a stack serves (``reuse_runs``) and may
+ask a run to measure with no other parked stack beside it (``reuse_alone``: the ones it does not
+take are removed). Each record lists the runs the stack served (``served``: recipe id and start,
+the name of the result file), and the run that takes it over stores them in its result.
 
 The pool is a folder of small JSON files under the cache folder, one per parked stack. A
 claim moves the file into ``claimed/``, its name prefixed with the claimant's process id
@@ -49,7 +53,7 @@ from . import layout
 from .cleanup import pid_alive
 
 __all__ = ["ENV", "enabled", "key", "common_key", "node_key", "node_keys", "fitting_nodes", "container_ids",
-           "park", "claim", "claim_nearest", "best_fit", "spared_ids", "clear"]
+           "park", "claim", "claim_nearest", "may_serve", "best_fit", "spared_ids", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
 
@@ -134,17 +138,28 @@ def park(stack_key: str, record: dict) -> Path:
     return path
 
 
-def claim(stack_key: str) -> dict | None:
-    """Take a parked stack of this key out of the pool (None when there is none)."""
+def claim(stack_key: str, runs: int = 0) -> dict | None:
+    """Take a parked stack of this key out of the pool (None when there is none); ``runs``:
+    how many runs a stack may serve in all (0: no limit), so one that has served them all is
+    left for the run to remove (``clear``)."""
     for path in sorted(_folder().glob(f"{stack_key}-*.json")):
-        record = _take(path)
+        record = _take(path, runs)
         if record is not None:
             return record
     return None
 
 
-def _take(path: Path) -> dict | None:
-    """Claim one parked stack's file (a rename: None if another run took it first)."""
+def may_serve(record: dict, runs: int) -> bool:
+    """Whether a parked stack may serve one more run of at most ``runs`` (0: no limit)."""
+    return not runs or len(record.get("served", ())) < runs
+
+
+def _take(path: Path, runs: int = 0) -> dict | None:
+    """Claim one parked stack's file (a rename: None if another run took it first, or if it
+    has served its runs)."""
+    found = _read(path)
+    if found is None or not may_serve(found, runs):
+        return None
     _claimed().mkdir(parents=True, exist_ok=True)
     taken = _claimed() / f"{os.getpid()}-{path.name}"
     try:
@@ -157,33 +172,34 @@ def _take(path: Path) -> dict | None:
     return record
 
 
-def claim_nearest(common: str, wanted: dict[str, str]) -> dict | None:
+def claim_nearest(common: str, wanted: dict[str, str], runs: int = 0) -> dict | None:
     """No parked stack of a run's own kind: take the one of the same common part (and no
     balancer) that has the most nodes the run can use as they are (``wanted``: name ->
     node_key), at least one. The claimant starts the nodes it lacks and removes the ones it
     does not use: a JVM-option recipe, whose one odd node makes a kind of its own, boots one
-    JVM instead of a whole stack."""
-    for _, _, path in sorted((-fits, path.name, path) for fits, path in _near(common, wanted)):
-        record = _take(path)
+    JVM instead of a whole stack. ``runs`` as in ``claim``."""
+    for _, _, path in sorted((-fits, path.name, path) for fits, path in _near(common, wanted, runs)):
+        record = _take(path, runs)
         if record is not None:
             return record
     return None
 
 
-def best_fit(common: str, wanted: dict[str, str]) -> int:
+def best_fit(common: str, wanted: dict[str, str], runs: int = 0) -> int:
     """How many of the wanted nodes the nearest parked stack has (claim_nearest's choice; a
     stack of the run's own kind has them all). Nothing is claimed."""
-    return max((fits for fits, _ in _near(common, wanted)), default=0)
+    return max((fits for fits, _ in _near(common, wanted, runs)), default=0)
 
 
-def _near(common: str, wanted: dict[str, str]) -> list[tuple[int, Path]]:
+def _near(common: str, wanted: dict[str, str], runs: int = 0) -> list[tuple[int, Path]]:
     """The parked stacks a run could take nearest (same common part, no balancer, node keys
-    recorded), with how many of its wanted nodes each has; those with none left out."""
+    recorded, runs left to serve), with how many of its wanted nodes each has; those with none
+    left out."""
     out = []
     for path in _folder().glob("*.json"):
         record = _read(path)
         if (record is None or record.get("common") != common or record.get("balancers")
-                or "node_keys" not in record):
+                or "node_keys" not in record or not may_serve(record, runs)):
             continue
         fits = len(fitting_nodes(record["node_keys"], wanted))
         if fits:

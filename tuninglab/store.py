@@ -25,6 +25,7 @@ __all__ = [
     "REQUIRED_KEYS_BY_FORMAT",
     "ResultError",
     "ResultExistsError",
+    "run_label",
     "result_path",
     "write_result",
     "sweep_stale_temp_files",
@@ -74,6 +75,12 @@ class ResultExistsError(FileExistsError):
         super().__init__(f"{path}: a result of that name exists already; results are never "
                          f"overwritten")
         self.path = path
+
+
+def run_label(recipe_id: str, started: datetime) -> str:
+    """A run's name where other records refer to it: ``<recipe id>/<UTC start>``, the start
+    of its result file's path under results/."""
+    return f"{recipe_id}/{started.astimezone(timezone.utc).strftime(_STAMP_FORMAT)}"
 
 
 def result_path(results_dir: Path, recipe_id: str, started: datetime, host: str) -> Path:

@@ -31,10 +31,22 @@ def test_the_estimate_is_the_newest_full_runs_wall_time(tmp_path):
 
 def test_resume_takes_up_what_is_left(tmp_path):
     state = tmp_path / "queue.json"
+    state.write_text(json.dumps({"queue": ["a", "a", "a", "b"], "done": [["a", "abc1234"]],
+                                 "failed": [], "started": 0}))
+    queue, loaded = publishing._queue_from(SimpleNamespace(resume=True), tmp_path, tmp_path, state)
+    assert queue == ["a", "a", "b"] and loaded["done"] == [["a", "abc1234"]]
+    # a state file written before repeats were possible (done: id -> commit)
     state.write_text(json.dumps({"queue": ["a", "b", "c"], "done": {"a": "abc1234"},
                                  "failed": [], "started": 0}))
     queue, loaded = publishing._queue_from(SimpleNamespace(resume=True), tmp_path, tmp_path, state)
-    assert queue == ["b", "c"] and loaded["done"] == {"a": "abc1234"}
+    assert queue == ["b", "c"] and loaded["done"] == [["a", "abc1234"]]
+
+
+def test_a_repeated_recipe_runs_in_a_row_so_its_warm_stack_is_handed_on(capsys):
+    assert publishing.main(["--dry-run", "--repeat", "3", "aa-noise", "pg-synchronous-commit"]) == 0
+    listed = [i.strip() for i in capsys.readouterr().out.rsplit(": ", 1)[1].split(", ")]
+    assert sorted(listed) == ["aa-noise"] * 3 + ["pg-synchronous-commit"] * 3
+    assert listed[:3] == [listed[0]] * 3 and listed[3:] == [listed[3]] * 3
 
 
 def test_a_dry_run_lists_the_queue_and_runs_nothing(capsys):
@@ -70,3 +82,22 @@ def test_a_verdict_that_changed_between_runs_is_flagged_with_what_differed(tmp_p
     text = runs_table.render(site, "pool-size", "guide/x.md")
     assert "(changed)" in text and "WildFly 40.0.0.Final" in text
     assert "no input" in runs_table.differing_inputs(first, first)
+
+
+def test_a_run_on_a_stack_taken_over_warm_says_so_and_after_which_run(tmp_path):
+    from pathlib import Path
+
+    from tuninglab.site import runs_table
+    fixture = Path(__file__).resolve().parents[1] / "site" / "data" / "fixture-result-full.json"
+    first = json.loads(fixture.read_text())
+    first["provenance"]["stack_origin"] = {"taken_over": False, "served_before": [],
+                                           "nodes_kept_warm": []}
+    second = json.loads(json.dumps(first))
+    second["provenance"]["stack_origin"] = {"taken_over": True,
+                                            "served_before": ["pool-size/20261128T050000Z"],
+                                            "nodes_kept_warm": ["app-1", "app-2"]}
+    site = SimpleNamespace(runs=lambda rid: [(tmp_path / "r" / "a.json", first),
+                                             (tmp_path / "r" / "b.json", second)])
+    text = runs_table.render(site, "pool-size", "guide/x.md")
+    assert "a warm stack, its run 2 (after pool-size/20261128T050000Z)" in text
+    assert "a stack taken over warm (False → True)" in runs_table.differing_inputs(first, second)

@@ -243,3 +243,36 @@ def test_a_crossover_runs_its_mirror_when_only_the_mirror_finds_its_default_node
     mirrored = design.mirror(blocks)
     assert [b.orientation for b in mirrored] == [-b.orientation for b in blocks]
     assert [b.slots for b in mirrored] == [b.slots for b in blocks]
+
+
+def test_a_stack_serves_at_most_its_runs_and_names_the_runs_it_served():
+    """The published profile hands a warm stack on a bounded number of times (reuse_runs):
+    a stack that has served them all is not taken, by its own kind or as the nearest."""
+    served = {**_record_with_keys(1, {"app-1": DEFAULT}), "served": ["aa-noise/1", "aa-noise/2"]}
+    stackpool.park("k1", served)
+    assert stackpool.claim("k1", runs=2) is None
+    assert stackpool.claim_nearest("c", {"app-1": DEFAULT}, runs=2) is None
+    assert stackpool.best_fit("c", {"app-1": DEFAULT}, runs=2) == 0
+    taken = stackpool.claim("k1", runs=3)
+    assert taken["served"] == ["aa-noise/1", "aa-noise/2"]
+    stackpool.park("k1", served)
+    assert stackpool.claim("k1")["network"] == "net1"  # 0: no limit (CI)
+
+
+def test_a_stack_that_served_its_last_run_is_not_parked_again():
+    from tuninglab.stack import Stack
+    stack = Stack.__new__(Stack)  # only the bookkeeping: no engine
+    stack.served, stack.run_label = ["a/1", "a/2", "a/3"], "a/4"
+    stack.reuse_runs = 4
+    assert not stack._serves_again()
+    stack.reuse_runs = 5
+    assert stack._serves_again()
+    stack.reuse_runs = 0
+    assert stack._serves_again()
+
+
+def test_the_published_profile_hands_over_a_bounded_number_of_times_and_measures_alone():
+    recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
+    full, quick = recipe.profile("full"), recipe.profile("quick")
+    assert full.reuse_stack and full.reuse_alone and full.reuse_runs >= 2
+    assert quick.reuse_stack and not quick.reuse_alone and quick.reuse_runs == 0

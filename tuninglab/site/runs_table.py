@@ -17,7 +17,8 @@ INPUTS = {"the recipe": ("provenance", "measured_hash"),
           "WildFly": ("provenance", "versions", "wildfly"),
           "the JDK": ("provenance", "versions", "jdk"),
           "PostgreSQL": ("provenance", "versions", "postgresql"),
-          "the blocks": ("design", "profile", "blocks")}
+          "the blocks": ("design", "profile", "blocks"),
+          "a stack taken over warm": ("provenance", "stack_origin", "taken_over")}
 
 
 def _at(result: dict, path: tuple[str, ...]):
@@ -54,6 +55,11 @@ def render(site, recipe_id: str, page: str) -> str:
         prov = result.get("provenance") or {}
         link = f"[{fmt_time(prov.get('started'))}]({rel(page, 'results/' + path.parent.name + '/' + path.name)})"
         design = results.layout_text(result) or "one node, arms one after the other"
+        origin = prov.get("stack_origin") or {}
+        if origin.get("taken_over"):  # stackpool.py: the JVMs were warm from earlier runs
+            design += (f"; a warm stack, its run {len(origin.get('served_before') or ()) + 1} "
+                       f"(after {origin['served_before'][-1]})" if origin.get("served_before")
+                       else "; a warm stack")
         entry = results.primary_entry(result) if results.is_valid(result) else None
         comparison = (results.comparisons(result) or [{}])[0]
         if entry:
