@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     queue, state = _queue_from(args, root, results_dir, state_path)
     recipes = {i: find_recipe(root / "recipes", i) for i in queue}
     estimates = {i: estimate_s(recipes[i], results_dir) for i in queue}  # read once
-    left = sum(estimates.values())
+    left = sum(estimates[i] for i in queue)  # by place: a repeated recipe counts each time
     print(f"publish: {len(queue)} recipe(s) in the queue, about {left / 3600:.1f} h: "
           f"{', '.join(queue) or 'none'}")
     if args.dry_run or not queue:
@@ -172,7 +172,7 @@ def _clear_parked_stacks() -> None:
 
 def _run_queue(root: Path, results_dir: Path, state_path: Path, queue: list[str], state: dict,
                recipes: dict, estimates: dict) -> None:
-    left = sum(estimates.values())
+    left = sum(estimates[i] for i in queue)  # by place: a repeated recipe counts each time
     for n, recipe_id in enumerate(queue, start=1):
         state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
         recipe = recipes[recipe_id]

@@ -49,6 +49,13 @@ def test_a_repeated_recipe_runs_in_a_row_so_its_warm_stack_is_handed_on(capsys):
     assert listed[:3] == [listed[0]] * 3 and listed[3:] == [listed[3]] * 3
 
 
+def test_a_repeated_recipe_counts_in_the_queue_s_time_each_time(capsys):
+    def hours(argv):
+        publishing.main(["--dry-run", *argv])
+        return float(capsys.readouterr().out.split("about ", 1)[1].split(" h", 1)[0])
+    assert hours(["--repeat", "4", "aa-noise"]) >= 3 * hours(["aa-noise"]) > 0
+
+
 def test_a_dry_run_lists_the_queue_and_runs_nothing(capsys):
     assert publishing.main(["--dry-run", "aa-noise", "pg-synchronous-commit"]) == 0
     out = capsys.readouterr().out
