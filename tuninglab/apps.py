@@ -1,14 +1,23 @@
 """Applications under test: what a node serves and what the load generator sends it.
 
-``orderentry`` is built into the WildFly image and driven by ``workloads/mix.js``: both are
-stack inputs of every recipe. Any other application is a folder under ``apps/`` with an
-``app.toml`` (see ``apps/sessioncart``): a web application (a folder zipped into a WAR when a
-node is created, so there is no build step) and a k6 script that prints its summary in the
-contract of ``workloads/mix.js``; an app that answers a part of orderentry's API says
-``workload = "orderentry"`` and is driven by mix.js itself (``apps/ordermfg``). A recipe picks
-one with ``[workload] app``; every node of its stack then deploys it beside orderentry, and the
-load generator runs its script. Such an app is a stack input of its own
-(staleness.role_inputs): a change to it stales only the results of the recipes that drive it.
+Every app is a folder under ``apps/`` with an ``app.toml``; its ``artifact`` says where the
+nodes get it:
+
+- ``image``: built by scripts/setup.sh and baked into the images (the lab's own app; its k6
+  script is in the load generator's image). It is an input of every stack, and
+  every node deploys it at boot. One app is built that way: ``image_app`` finds it.
+- ``folder`` (the default): a web application folder (``webapp``, zipped into a WAR when a
+  node is created, so there is no build step) and a k6 script (``workload``) that prints its
+  summary in the contract of ``workloads/mix.js``; an app that answers a part of another app's
+  API names that app as its ``workload`` and is driven by its script (``apps/ordermfg``). A
+  recipe picks one with ``[workload] app``; every node of its stack then deploys it beside the
+  image's app, and the load generator runs its script. Such an app is a stack input of its own
+  (staleness.role_inputs): a change to it stales only the results of the recipes that drive it.
+
+An app declares what the library would otherwise have to know about it: its data sources by
+role (``[datasources] <role> = "<WildFly data-source name>"``: what telemetry, provenance, the
+change kinds and the safety rules read), its database, the endpoint that reports its
+configuration as it runs, its smoke set and the load models its script drives.
 
 An app may be deployed more than once on every node (``[deployments.<name>]``): the same web
 app with a few files of its own (an overlay folder, e.g. a ``WEB-INF/distributable-web.xml``
@@ -32,15 +41,13 @@ from pathlib import Path
 
 from . import layout
 
-__all__ = ["App", "AppError", "Deployment", "ORDERENTRY", "load", "available", "DEPLOYMENTS_DIR",
-           "LOADGEN_APPS_DIR"]
+__all__ = ["App", "AppError", "Deployment", "load", "available", "image_app", "DEPLOYMENTS_DIR",
+           "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES", "MODELS", "archive_suffix"]
 
-ORDERENTRY = "orderentry"
 DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
 LOADGEN_APPS_DIR = "/apps"  # where an app's workload script goes in the load generator
-# Orderentry's transaction types: its smoke test runs each in turn (workloads/mix.js).
-ORDERENTRY_SMOKE = ("Ping", "NewOrder", "OrderStatus", "CustomerStatus", "ChangeOrder",
-                    "ItemBrowse", "ScheduleWorkOrder", "BulkLoad", "Quote")
+ARTIFACTS = ("folder", "image")  # where the nodes get an app from (see above)
+MODELS = ("closed", "open")  # the load models a k6 script may drive (workloads/mix.js)
 _ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes on every node: their models stay comparable
 
 
@@ -70,7 +77,7 @@ class App:
     script: str  # the k6 script's path in the load generator
     mixes: dict[str, dict[str, int]]
     transactions: tuple[str, ...]  # what a smoke test runs, each in turn
-    folder: Path | None = None  # None: built into the images (orderentry)
+    folder: Path | None = None  # its folder under apps/
     webapp: str = ""
     workload: str = ""
     inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
@@ -78,14 +85,33 @@ class App:
     # its own deployment's session_cache and affinity (keys of CHOICES), as Deployment's
     sessions: dict[str, str] = field(default_factory=dict)
     others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
+    artifact: str = "folder"  # ARTIFACTS: "image" apps are baked into the images
+    datasources: dict[str, str] = field(default_factory=dict)  # role -> WildFly data source
+    database: str = ""  # its database in the lab's PostgreSQL image ("": none of its own)
+    config_endpoint: str = ""  # URL path reporting the settings it runs with ("": none)
+    models: tuple[str, ...] = ("closed",)  # the load models its script drives (MODELS)
+    mixes_from: str = ""  # where its mixes are named, for messages
+    mixes_trouble: str = ""  # why its mixes file could not be read ("": it could)
 
     @property
     def built_in(self) -> bool:
-        return self.folder is None
+        """Baked into the images: every node deploys it at boot, whatever the recipe."""
+        return self.artifact == "image"
+
+    def datasource(self, role: str = "") -> str:
+        """The WildFly name of the data source in ``role`` (its first one by default);
+        AppError names the roles it declares."""
+        if not role and self.datasources:
+            return next(iter(self.datasources.values()))
+        if role in self.datasources:
+            return self.datasources[role]
+        known = ", ".join(self.datasources) or "none"
+        raise AppError(f"apps/{self.name}/app.toml: no data source for role {role!r}; "
+                       f"allowed: {known} (table [datasources])")
 
     @property
     def war_name(self) -> str:
-        return f"{self.name}.war"
+        return f"{self.name}{archive_suffix(self.webapp)}"
 
     @property
     def deployments(self) -> tuple[Deployment, ...]:
@@ -103,15 +129,19 @@ class App:
                        f"(tables [deployments.<name>])")
 
     def war(self, deployment: Deployment | None = None) -> bytes:
-        """A deployment's WAR (the app's own by default): the web folder with the overlay's
-        files on top, in path order, with a fixed timestamp."""
+        """A deployment's archive (the app's own by default): the web folder's files, or a
+        prebuilt WAR's or EAR's entries, with the overlay's files on top, in path order, with
+        a fixed timestamp (the same bytes on every node)."""
         deployment = deployment or self.deployments[0]
-        files = _tree(self.folder / self.webapp)
-        files.update(self.overlay_files(deployment))
+        source = self.folder / self.webapp
+        files = _archive_entries(source) if source.is_file() else {
+            name: path.read_bytes() for name, path in _tree(source).items()}
+        files.update({name: path.read_bytes()
+                      for name, path in self.overlay_files(deployment).items()})
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as war:
             for name in sorted(files):
-                war.writestr(zipfile.ZipInfo(name, _ZIP_TIME), files[name].read_bytes())
+                war.writestr(zipfile.ZipInfo(name, _ZIP_TIME), files[name])
         return buffer.getvalue()
 
     def overlay_files(self, deployment: Deployment) -> dict[str, Path]:
@@ -125,9 +155,9 @@ class App:
         return {f"{DEPLOYMENTS_DIR}/{d.war_name}": self.war(d) for d in self.deployments}
 
     def loadgen_files(self) -> dict[str, bytes]:
-        """What the load generator needs to drive it: its k6 script (none for an app driven by
-        orderentry's own, which the load generator's image has)."""
-        if self.built_in or self.workload == ORDERENTRY:
+        """What the load generator needs to drive it: its k6 script (none for an app whose
+        script is in the load generator's image, or that is driven by another app's)."""
+        if self.built_in or not self.script.startswith(f"{LOADGEN_APPS_DIR}/{self.name}/"):
             return {}
         return {self.script: (self.folder / self.workload).read_bytes()}
 
@@ -136,36 +166,104 @@ def _tree(root: Path) -> dict[str, Path]:
     return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
 
 
+ARCHIVES = (".war", ".ear")  # a prebuilt ``webapp``: deployed as it is (plus any overlay)
+
+
+def archive_suffix(webapp: str) -> str:
+    """What a node's deployments folder calls the app's archive: .ear for an EAR, else .war
+    (a folder is zipped into a WAR)."""
+    return ".ear" if webapp.lower().endswith(".ear") else ".war"
+
+
+def _archive_entries(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {info.filename: archive.read(info) for info in archive.infolist()
+                if not info.is_dir()}
+
+
+def _webapp_problem(name: str, folder: Path, relative: str) -> str | None:
+    """Why ``webapp`` (a folder, or a prebuilt WAR or EAR) cannot be deployed, or None."""
+    webapp, shown = folder / relative, f"apps/{name}/{relative}"
+    if webapp.is_dir():
+        return None if any(webapp.rglob("*")) else f"webapp: {shown}/ is an empty folder"
+    if not webapp.name.lower().endswith(ARCHIVES):
+        return (f"webapp: {shown} is a file that is not a WAR or an EAR; allowed: a folder of "
+                f"the web application, or a file ending in {' or '.join(ARCHIVES)}")
+    try:
+        with zipfile.ZipFile(webapp) as archive:
+            entries = [i for i in archive.infolist() if not i.is_dir()]
+            broken = archive.testzip()
+    except (zipfile.BadZipFile, OSError) as exc:
+        return f"webapp: {shown} is not a readable archive ({exc}); allowed: a WAR or an EAR"
+    if broken is not None:
+        return f"webapp: {shown} has a damaged entry ({broken})"
+    if not entries:
+        return f"webapp: {shown} is an empty archive"
+    return None
+
+
 def available(root: Path | None = None) -> list[str]:
     base = Path(root or layout.REPO_ROOT) / "apps"
-    folders = [p.name for p in base.iterdir() if (p / "app.toml").is_file()] \
+    return sorted(p.name for p in base.iterdir() if (p / "app.toml").is_file()) \
         if base.is_dir() else []
-    return sorted({ORDERENTRY, *folders})
+
+
+def image_app(root: Path | None = None) -> App:
+    """The app the images carry (``artifact = "image"``): deployed on every node at boot.
+    The images are built from this checkout, so this checkout's apps/ says which it is."""
+    return load(_image_app_name(str(layout.REPO_ROOT)), root)
+
+
+def _known(root: str) -> list[str]:
+    """The apps a workspace can name: its own folders and the app the images carry."""
+    return sorted({*available(Path(root)), _image_app_name(str(layout.REPO_ROOT))})
+
+
+@lru_cache(maxsize=None)
+def _image_app_name(root: str) -> str:
+    found = [name for name in available(Path(root)) if _read_toml(Path(root) / "apps" / name
+                                                                  / "app.toml").get("artifact") == "image"]
+    if len(found) != 1:
+        raise AppError(f"apps/*/app.toml: exactly one app is baked into the images "
+                       f"(artifact = \"image\"); found: {', '.join(found) or 'none'}")
+    return found[0]
 
 
 def load(name: str, root: Path | None = None) -> App:
-    """The app called ``name``; AppError names what is wrong and what is allowed."""
+    """The app called ``name`` in the workspace ``root`` (this checkout by default); AppError
+    names what is wrong and what is allowed. The app the images carry is found in this
+    checkout when the workspace has no folder of that name: it comes with the images."""
     return _load(name, str(Path(root or layout.REPO_ROOT)))
+
+
+def _read_toml(toml_path: Path) -> dict:
+    where = f"apps/{toml_path.parent.name}/app.toml"
+    try:
+        return tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise AppError(f"{where}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise AppError(f"{where}: not UTF-8 text (byte {exc.start}); allowed: a "
+                       f"UTF-8 TOML file") from None
 
 
 @lru_cache(maxsize=None)
 def _load(name: str, root: str) -> App:
-    if name == ORDERENTRY:
-        mixes = json.loads((Path(root) / "workloads" / "mixes.json").read_text())
-        return App(ORDERENTRY, "/orderentry/api", "/workloads/mix.js", mixes, ORDERENTRY_SMOKE)
     folder = Path(root) / "apps" / name
     toml_path = folder / "app.toml"
+    if not toml_path.is_file() and name == _image_app_name(str(layout.REPO_ROOT)):
+        folder = layout.REPO_ROOT / "apps" / name
+        toml_path = folder / "app.toml"
     if not toml_path.is_file():
-        raise AppError(f"apps/{name}/app.toml: no such app; allowed: "
-                       f"{', '.join(available(Path(root)))}")
-    try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise AppError(f"apps/{name}/app.toml: not valid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise AppError(f"apps/{name}/app.toml: not UTF-8 text (byte {exc.start}); allowed: a "
-                       f"UTF-8 TOML file") from None
-    problems = []
+        raise AppError(f"apps/{name}/app.toml: no such app; allowed: {', '.join(_known(root))}")
+    data = _read_toml(toml_path)
+    artifact = data.get("artifact", "folder")
+    if artifact not in ARTIFACTS:
+        raise AppError(f"apps/{name}/app.toml: artifact: {artifact!r}; allowed: "
+                       f"{', '.join(ARTIFACTS)}")
+    problems = _described_problems(data)
+    if artifact == "image":
+        return _image_built(name, root, folder, data, problems)
     for key in ("context_root", "webapp", "workload"):
         if not isinstance(data.get(key), str) or not data[key]:
             problems.append(f"{key}: required, a non-empty string")
@@ -173,29 +271,109 @@ def _load(name: str, root: str) -> App:
         problems.append("overlay: a folder of the app's, as a string")
     problems += _choice_problems("session_cache", data)
     problems += _choice_problems("affinity", data)
+    driver = _driving_app(data.get("workload"), folder, root)
     for key in ("webapp", "workload", "overlay"):
-        if key == "workload" and data.get(key) == ORDERENTRY:
-            continue  # orderentry's own script: the app answers a part of its API
+        if key == "workload" and driver is not None:
+            continue  # another app's script drives it: it answers a part of that app's API
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
             problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
-    others = _deployments(name, data.get("deployments", {}), folder, problems)
+        elif key == "webapp" and isinstance(data.get(key), str) and data[key]:
+            problems += filter(None, [_webapp_problem(name, folder, data[key])])
+    suffix = archive_suffix(data["webapp"]) if isinstance(data.get("webapp"), str) else ".war"
+    others = _deployments(name, data.get("deployments", {}), folder, problems, suffix)
     roots = [data.get("context_root"), *(d.context_root for d in others)]
     if len(set(roots)) < len(roots):
         problems.append(f"context_root: every deployment needs its own; given: {roots}")
     mixes = data.get("mixes")
-    if not isinstance(mixes, dict) or not mixes or not all(
-            isinstance(m, dict) and m and all(isinstance(w, int) and w >= 0 for w in m.values())
-            for m in mixes.values()):
-        problems.append("mixes: required, named tables of transaction = weight (whole numbers)")
+    problems += _mixes_problems(mixes, "mixes: required, named tables")
     if problems:
         raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
     transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
-    script = (_load(ORDERENTRY, root).script if data["workload"] == ORDERENTRY
-              else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}")
+    script = driver.script if driver is not None else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}"
     return App(name, data["context_root"], script,
                mixes, transactions, folder, data["webapp"], data["workload"],
                inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
-               sessions=_sessions(data), others=others)
+               sessions=_sessions(data), others=others,
+               mixes_from=f"apps/{name}/app.toml, [mixes]", **_described(data))
+
+
+def _driving_app(workload, folder: Path, root: str) -> App | None:
+    """The app whose script drives this one, when ``workload`` names an app rather than a file
+    of this app's folder (it answers a part of that app's API)."""
+    if not isinstance(workload, str) or not workload or (folder / workload).exists() \
+            or workload not in _known(root) or workload == folder.name:
+        return None
+    return _load(workload, root)
+
+
+def _image_built(name: str, root: str, folder: Path, data: dict, problems: list[str]) -> App:
+    """An app baked into the images: its script is a path in the load generator's image, its
+    mixes a JSON file of the workspace (shared with that script), its smoke set a list."""
+    for key in ("context_root", "workload", "mixes_file"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            problems.append(f"{key}: required, a non-empty string")
+    if not isinstance(data.get("inputs", []), list) or not all(
+            isinstance(p, str) and p and not p.startswith(("/", ".")) for p in data.get("inputs", [])):
+        problems.append("inputs: the files and folders of the app the images are built from "
+                        "(paths inside its folder)")
+    smoke = data.get("smoke")
+    if not isinstance(smoke, list) or not smoke or not all(isinstance(t, str) and t for t in smoke):
+        problems.append("smoke: required, the transactions a smoke test runs (a list of names)")
+    if problems:
+        raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
+    # The mixes file is the workspace's (a recipe's checks read it there); a run cannot start
+    # without it, but a recipe check says so on the recipe's own mix key (mixes_trouble).
+    mixes, trouble = _mixes_file(Path(root), data["mixes_file"])
+    inputs = tuple(f"apps/{name}/{path}" for path in data.get("inputs", ()))
+    return App(name, data["context_root"], data["workload"], mixes, tuple(smoke), folder,
+               inputs=inputs, artifact="image", mixes_from=f"the keys of {data['mixes_file']}",
+               mixes_trouble=trouble, **_described(data))
+
+
+def _mixes_file(root: Path, relative: str) -> tuple[dict, str]:
+    """The mixes of a JSON file of the workspace, or why they cannot be read."""
+    try:
+        mixes = json.loads((root / relative).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, f"{relative} not found"
+    except (ValueError, OSError) as error:
+        return {}, f"{relative} unreadable: {error}"
+    if _mixes_problems(mixes, ""):
+        return {}, f"{relative} is not a JSON object of mixes (transaction = weight)"
+    return mixes, ""
+
+
+def _mixes_problems(mixes, what: str) -> list[str]:
+    if not isinstance(mixes, dict) or not mixes or not all(
+            isinstance(m, dict) and m and all(isinstance(w, int) and w >= 0 for w in m.values())
+            for m in mixes.values()):
+        return [f"{what} of transaction = weight (whole numbers)"]
+    return []
+
+
+# What any app may declare about itself, beside where it comes from (see the module's text).
+DESCRIBED = ("datasources", "database", "config_endpoint", "models")
+
+
+def _described_problems(data: dict) -> list[str]:
+    problems = []
+    sources = data.get("datasources", {})
+    if not isinstance(sources, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in sources.items()):
+        problems.append("datasources: a table of role = \"<WildFly data-source name>\"")
+    for key in ("database", "config_endpoint"):
+        if key in data and (not isinstance(data[key], str) or not data[key]):
+            problems.append(f"{key}: a non-empty string")
+    models = data.get("models", ["closed"])
+    if not isinstance(models, list) or not models or not set(models) <= set(MODELS):
+        problems.append(f"models: a list of {', '.join(MODELS)}")
+    return problems
+
+
+def _described(data: dict) -> dict:
+    return {"datasources": dict(data.get("datasources", {})), "database": data.get("database", ""),
+            "config_endpoint": data.get("config_endpoint", ""),
+            "models": tuple(data.get("models", ["closed"]))}
 
 
 # What a deployment may say of its sessions, each key's allowed values (checked by a run).
@@ -214,7 +392,8 @@ def _choice_problems(key: str, table: dict, where: str = "") -> list[str]:
     return []
 
 
-def _deployments(app: str, table, folder: Path, problems: list[str]) -> tuple[Deployment, ...]:
+def _deployments(app: str, table, folder: Path, problems: list[str],
+                 suffix: str = ".war") -> tuple[Deployment, ...]:
     """The [deployments.<name>] tables: each a context_root, an overlay folder and what its
     session cache and its session ids should show."""
     if not isinstance(table, dict):
@@ -237,6 +416,6 @@ def _deployments(app: str, table, folder: Path, problems: list[str]) -> tuple[De
             problems.append(f"{where}.overlay: {entry['overlay']!r} is not a folder in "
                             f"apps/{app}/")
             continue
-        found.append(Deployment(name, f"{app}-{name}.war", entry["context_root"],
+        found.append(Deployment(name, f"{app}-{name}{suffix}", entry["context_root"],
                                 entry["overlay"], **_sessions(entry)))
     return tuple(found)

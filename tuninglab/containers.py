@@ -137,12 +137,14 @@ class PostgresNode(LabContainer):
     # CI, 27 November 2026: switching its arm back failed on "too many clients already").
     SLOT_WAIT_S = 10.0
 
-    def sql(self, statement: str) -> str:
-        """Run SQL as the superuser over the local socket; returns unaligned output."""
+    def sql(self, statement: str, database: str = "postgres") -> str:
+        """Run SQL as the superuser over the local socket; returns unaligned output. The
+        server's settings and statistics read the same from any database: the default is the
+        one initdb always makes (an app's own is apps.App.database)."""
         deadline = time.monotonic() + self.SLOT_WAIT_S
         while True:
             try:
-                return self.run(["psql", "-X", "-q", "-At", "-d", "orderentry", "-c", statement],
+                return self.run(["psql", "-X", "-q", "-At", "-d", database, "-c", statement],
                                 user="postgres").strip()
             except RuntimeError as error:
                 if "too many clients already" not in str(error) or time.monotonic() >= deadline:
@@ -207,7 +209,8 @@ def read_image_file(client, image: str, path: str, labels: dict[str, str]) -> by
 
 
 class WildFlyNode(LabContainer):
-    """WildFly 39 with the PostgreSQL driver, the OrderDS data source and the app deployed."""
+    """WildFly 39 with the PostgreSQL driver, and the image's app (apps.image_app) deployed
+    with its data source."""
 
     MANAGEMENT_PORT = 9990
     HTTP_PORT = 8080

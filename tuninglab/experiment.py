@@ -62,10 +62,10 @@ def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig
     is the profile's (stack.NodeConfig)."""
     s = recipe.stack
     cpus = s.app_cpus / share if s.app_cpus else None
-    app = recipe.workload.app
+    app = apps.load(recipe.workload.app, recipe.repo_root)
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
                       jvm_options=s.jvm_options, server_config=s.server_config,
-                      apps=() if app == apps.ORDERENTRY else (app,), jit=jit)
+                      apps=() if app.built_in else (app.name,), jit=jit)
 
 
 def period_blocks(plan: Plan, prof) -> int | None:
@@ -126,11 +126,11 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         blocks = design.mirror(blocks)
     first = _first_arms(plan, blocks[0])
     configs = {node: kind.node_config(base, arm) for node, arm in first.items()}
-    spec = load.LoadSpec.from_workload(recipe.workload)
+    spec = load.LoadSpec.from_workload(recipe.workload, recipe.repo_root)
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
                reuse=reuse, pool_extra=servers.pool_extra(), reuse_runs=prof.reuse_runs,
-               reuse_alone=prof.reuse_alone, run_label=store.run_label(recipe.id, started)
-               ) as stack:
+               reuse_alone=prof.reuse_alone, run_label=store.run_label(recipe.id, started),
+               workspace=recipe.repo_root, app=spec.app) as stack:
         servers.start(stack, configs)
         load.install(stack.loadgen, spec.app)
         phases.end("stack")

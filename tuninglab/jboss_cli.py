@@ -5,8 +5,8 @@ but the lab executes it through the HTTP management API and, because each line i
 an operation, can read every value back and undo it. Supported lines:
 
     # a comment
-    /subsystem=datasources/data-source=OrderDS:write-attribute(name=max-pool-size,value=40)
-    /subsystem=datasources/data-source=OrderDS:undefine-attribute(name=min-pool-size)
+    /subsystem=io/worker=default:write-attribute(name=task-max-threads,value=16)
+    /subsystem=undertow/server=default-server/http-listener=default:undefine-attribute(name=max-connections)
     /system-property=tl.hibernate.jdbc.batch_size:add(value=20)
 
 Anything else (batch, if/else, reload, commands without an address) is rejected with the file,

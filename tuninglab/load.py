@@ -1,6 +1,6 @@
-"""Drive load with k6 from the load-generator container (the app's workload: workloads/mix.js
-for orderentry, an app folder's own script otherwise, apps.py), and turn k6's summary into a
-trial's load metrics.
+"""Drive load with k6 from the load-generator container (the app's workload script, apps.py:
+the image's own for the app the images carry, an app folder's otherwise), and turn k6's summary
+into a trial's load metrics.
 
 A trial is two k6 runs back to back: a settling run whose numbers are discarded, then the
 measured run (a k6 run costs about 0.13 s to start here, so the gap is negligible). Telemetry
@@ -35,7 +35,7 @@ class LoadSpec:
     stream: int = 0  # this run's index among k6 runs side by side (they touch different rows)
     streams: int = 1
     # what the load is sent to, and the script that sends it
-    app: apps.App = field(default_factory=lambda: apps.load(apps.ORDERENTRY))
+    app: apps.App = field(default_factory=apps.image_app)
     deployment: str = ""  # which of the app's deployments: "" for its own (apps.Deployment)
 
     def with_load(self, overrides: dict) -> "LoadSpec":
@@ -57,8 +57,10 @@ class LoadSpec:
         return replace(self, target=node, stream=stream, streams=streams)
 
     @classmethod
-    def from_workload(cls, workload: Workload) -> "LoadSpec":
-        app = apps.load(workload.app)
+    def from_workload(cls, workload: Workload, root=None) -> "LoadSpec":
+        """The load a recipe's [workload] describes; ``root``: the recipe's workspace, where
+        its app lives (Recipe.repo_root)."""
+        app = apps.load(workload.app, root)
         return cls(app=app, mix=app.mixes[workload.mix], model=workload.model,
                    users=workload.users or 1,
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
@@ -83,7 +85,7 @@ class LoadSpec:
 
 
 def install(loadgen, app: apps.App) -> None:
-    """Give the load generator the app's workload script (orderentry's is in its image)."""
+    """Give the load generator the app's workload script (unless its image has it)."""
     files = app.loadgen_files()
     if files:
         loadgen.put_files(files)
@@ -138,11 +140,11 @@ class SmokeTestFailed(RuntimeError):
 
 def smoke_test(loadgen, rounds: int = 2, target: str = "app", app: apps.App | None = None
                ) -> dict:
-    """Every transaction type of the app (orderentry by default; each of its deployments) runs
+    """Every transaction type of the app (the images' by default; each of its deployments) runs
     `rounds` times in turn and checks out (the NewOrder just created is found again by
     OrderStatus): the stack answers correctly before anything is measured. A fixed sequence,
     not a timed load, so a slow machine cannot make it flaky."""
-    app = app or apps.load(apps.ORDERENTRY)
+    app = app or apps.image_app()
     mix = dict.fromkeys(app.transactions, 1)
     for deployment in app.deployments:  # each WAR of the app answers for itself
         spec = LoadSpec(app=app, mix=mix, model="smoke", lines=5, bulk_rows=200, target=target,

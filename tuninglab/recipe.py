@@ -63,7 +63,6 @@ RECIPE_FILE = "recipe.toml"
 SCHEMA_PATH = Path(__file__).with_name("recipe.schema.json")
 PROFILES_PATH = Path(__file__).with_name("profiles.toml")
 PLACEHOLDER = "{value}"  # where a sweep's value goes in the change
-MIXES_FILE = Path("workloads") / "mixes.json"  # relative to the repo root
 
 # Keys that only one value of a selector may use: the rest of the table is common.
 CHANGE_KEYS = {
@@ -236,7 +235,7 @@ class Workload:
     note_chars: int
     requests_per_connection: int = 0  # 0: keep each virtual user's connection
     idle_before_s: int = 0  # > 0: each window follows a pause without load, not settling
-    app: str = "orderentry"  # the application under test (apps.py)
+    app: str = ""  # the application under test (apps.py; the schema's default when built)
 
 
 @dataclass(frozen=True)
@@ -661,7 +660,7 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
         *_change_problems(data, folder),
         *_sweep_problems(data, folder),
         *_baseline_problems(data.get("baseline", {}), folder),
-        *_workload_problems(data["workload"], folder),
+        *_workload_problems(data["workload"], folder, data.get("metrics", {})),
         *_load_level_problems(data),
         *_launch_problems(data),
         *_metric_problems(data),
@@ -747,14 +746,15 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
 
 
 def _database_problems(kind: str, stack: dict) -> list[Problem]:
-    """The first database is "db" (the image's OrderDS reaches it); a database split needs a
-    second one to split to."""
+    """The first database is "db" (the data source of the images' app reaches it); a database
+    split needs a second one to split to."""
     databases = stack.get("databases", ["db"])
     if not isinstance(databases, list) or not databases:
         return []  # the schema's message
     if databases[0] != "db":
-        return [Problem("stack.databases", f"{databases}: the first is the one every node's "
-                                           f"OrderDS reaches; allowed: [\"db\", ...]")]
+        return [Problem("stack.databases", f"{databases}: the first is the one the data source "
+                                           f"of the images' app reaches; allowed: "
+                                           f"[\"db\", ...]")]
     if kind == "database-split" and len(databases) < 2:
         return [Problem("stack.databases", f"{databases}: a database split needs a second "
                                            f"database; allowed: e.g. [\"db\", \"db2\"]")]
@@ -765,7 +765,7 @@ def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Proble
     """The variant's deployment is one of the recipe's app's further deployments (the schema
     keeps it non-empty: the app's own is the baseline's)."""
     try:
-        app = apps.load(workload.get("app", apps.ORDERENTRY), folder.parent.parent.parent)
+        app = apps.load(_app_name(workload), folder.parent.parent.parent)
     except apps.AppError:
         return []  # reported under workload.app
     try:
@@ -923,43 +923,41 @@ def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
     return []
 
 
-def _workload_problems(workload: dict, folder: Path) -> list[Problem]:
+# Runtime metrics that read the app's own pool (telemetry.RUNTIME_SOURCES): its app must say
+# which data source is its own ([datasources] in its app.toml).
+POOL_METRICS = ("datasource-pool",)
+
+
+def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Problem]:
     problems = _selector_problems(workload, "workload", "model", MODEL_KEYS, MODEL_REQUIRED)
-    repo_root = folder.parent.parent.parent
-    app_name = workload.get("app", apps.ORDERENTRY)
-    if app_name == apps.ORDERENTRY:
-        mixes, trouble = _mix_names(repo_root)
-        allowed, where = "allowed", f"the keys of {_shown(repo_root / MIXES_FILE)}"
-    else:
-        try:
-            app = apps.load(app_name, repo_root)
-        except apps.AppError as error:
-            return problems + [Problem("workload.app", str(error))]
-        mixes, trouble = list(app.mixes), None
-        allowed, where = f"allowed for app {app_name!r}", f"apps/{app_name}/app.toml, [mixes]"
-    if trouble:
-        problems.append(Problem("workload.mix", f"cannot check {workload['mix']!r}: {trouble}"))
-    elif workload["mix"] not in mixes:
+    app_name = _app_name(workload)
+    try:
+        app = apps.load(app_name, folder.parent.parent.parent)
+    except apps.AppError as error:
+        return problems + [Problem("workload.app", str(error))]
+    allowed = "allowed" if app.built_in else f"allowed for app {app_name!r}"
+    if app.mixes_trouble:
+        problems.append(Problem("workload.mix", f"cannot check {workload['mix']!r}: "
+                                                f"{app.mixes_trouble}"))
+    elif workload["mix"] not in app.mixes:
         problems.append(Problem("workload.mix", f"{workload['mix']!r}; {allowed}: "
-                                                f"{', '.join(mixes)} ({where})"))
-    if app_name != apps.ORDERENTRY and workload["model"] != "closed":
+                                                f"{', '.join(app.mixes)} ({app.mixes_from})"))
+    if workload["model"] not in app.models:
         problems.append(Problem("workload.model", f"{workload['model']!r}: app {app_name!r}'s "
-                                f"workload runs the closed model only; allowed: closed"))
+                                f"workload runs the {' and '.join(app.models)} model only; "
+                                f"allowed: {', '.join(app.models)}"))
+    for metric in set(metrics.get("runtime", ())) & set(POOL_METRICS):
+        if not app.datasources:
+            problems.append(Problem("metrics.runtime", f"{metric!r}: app {app_name!r} declares "
+                                    f"no data source of its own; allowed: a [datasources] "
+                                    f"table in apps/{app_name}/app.toml, or no {metric!r}"))
     return problems
 
 
-def _mix_names(repo_root: Path) -> tuple[list[str], str | None]:
-    """The mix names of workloads/mixes.json, or a reason why they cannot be read."""
-    mixes_path = repo_root / MIXES_FILE
-    try:
-        mixes = json.loads(mixes_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return [], f"{_shown(mixes_path)} not found"
-    except (ValueError, OSError) as error:
-        return [], f"{_shown(mixes_path)} unreadable: {error}"
-    if not isinstance(mixes, dict):
-        return [], f"{_shown(mixes_path)} is not a JSON object of mixes"
-    return list(mixes), None
+def _app_name(workload: dict) -> str:
+    """The app a [workload] table names, or the schema's default."""
+    return workload.get("app") or recipe_schema()["properties"]["workload"]["properties"][
+        "app"]["default"]
 
 
 # --------------------------------------------------------------------------- building

@@ -22,6 +22,7 @@ import math
 import os
 import threading
 import time
+from pathlib import Path
 from dataclasses import dataclass, replace
 from typing import Callable
 from urllib.parse import urlparse
@@ -57,7 +58,7 @@ class NodeConfig:
     # Names the node answers to on the stack's network besides its own (a cluster's nodes
     # share one, which DNS resolves to all of them: cluster.py).
     network_aliases: tuple[str, ...] = ()
-    # Applications deployed at boot beside orderentry, which the image holds (apps.py).
+    # Applications deployed at boot beside the one the image holds (apps.py), by name.
     apps: tuple[str, ...] = ()
     # The profile's JIT (profiles.toml, ``jit``): C1_ONLY adds -XX:TieredStopAtLevel=1 unless
     # the node's own options already say something of the tiers.
@@ -96,7 +97,8 @@ class StackConfig:
     db_cpuset: str = "0"
     loadgen_cpuset: str = "0"
     db_memory: str = "2g"
-    # The stack's PostgreSQL containers by name, the first the one every node's OrderDS uses.
+    # The stack's PostgreSQL containers by name, the first the one the image's app's data
+    # source reaches (apps.App.datasource).
     # Each starts from the same image, so each holds the whole data set.
     databases: tuple[str, ...] = ("db",)
     db_cpus: float | None = None  # each database's CPU quota on its cpuset (None: none)
@@ -119,8 +121,12 @@ class Stack:
     def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
                  nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False,
                  pool_extra: dict | None = None, reuse_runs: int = 0, reuse_alone: bool = False,
-                 run_label: str = ""):
+                 run_label: str = "", workspace: Path | None = None, app: apps.App | None = None):
         self.config = config
+        # Where the recipe's apps live (its workspace), and the app under test: what its
+        # data sources and database are called (apps.App), for telemetry and the change kinds.
+        self.workspace = workspace
+        self.app_under_test = app or apps.image_app(workspace)
         self.progress = progress
         self.initial_nodes = dict(nodes or {})
         # reuse: take a parked stack of the same kind if there is one, and park this one when
@@ -348,7 +354,7 @@ class Stack:
 
     @property
     def db(self) -> PostgresNode | None:
-        """The first database: the one every node's OrderDS reaches."""
+        """The first database: the one the image's app's data source reaches."""
         return self.databases.get(self.config.databases[0])
 
     def set_database_cpus(self, name: str, cpus: float | None) -> None:
@@ -406,6 +412,18 @@ class Stack:
         """The ERROR lines of the target's nodes' logs, each with its node's name."""
         return [f"{node}: {line}" if node != target else line
                 for node in self.members(target) for line in self.nodes[node].error_lines()]
+
+    def datasources(self) -> list[str]:
+        """The WildFly names of the data sources the apps on the nodes declare (the image's
+        app's and the app under test's; apps.App.datasources)."""
+        image = apps.image_app(self.workspace)
+        return sorted({*image.datasources.values(), *self.app_under_test.datasources.values()})
+
+    def config_endpoint(self) -> str:
+        """The URL path where an app reports the settings it runs with: the app under test's,
+        else the image's app's (the one that reads the tl.* properties; apps.App)."""
+        return (self.app_under_test.config_endpoint
+                or apps.image_app(self.workspace).config_endpoint)
 
     @property
     def app(self) -> WildFlyNode:
@@ -513,7 +531,7 @@ class Stack:
             node.with_boot_files({f"{CONFIG_DIR}/{config.server_config}":
                                   derived.derive(base).encode("utf-8"), **derived.files()})
         for app in config.apps:  # deployed by the server's scanner as it boots
-            node.with_boot_files(apps.load(app).node_files())
+            node.with_boot_files(apps.load(app, self.workspace).node_files())
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
                 .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)

@@ -5,7 +5,7 @@ the recipe folder (``measured_hash``: every file, recipe.toml without its prose 
 profiles CI runs), the stack's
 inputs that every recipe uses (what the images, the app and the workload are built from:
 ``stack_inputs_hash``), the inputs of the roles only some recipes add (``role_inputs``: a
-cluster's balancer image, a server module, an app of apps/ other than orderentry), and the
+cluster's balancer image, a server module, an app of apps/ other than the images' own), and the
 library that ran it (its version). A role
 input of its own means a change to a balancer or a module stales only the results that used
 it.
@@ -22,19 +22,24 @@ from . import apps, layout, server_modules
 from .recipe import Recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
-__all__ = ["STACK_INPUTS", "stack_inputs_hash", "role_inputs", "library_version", "why_stale"]
+__all__ = ["stack_inputs", "stack_inputs_hash", "role_inputs", "library_version", "why_stale"]
 
-# Repository paths the images, the app and the workload of a one-node-per-arm stack are built
-# from (scripts/setup.sh). The balancer's image (images/balancer) is not among them: a stack
-# without a balancer does not change when it does.
-STACK_INPUTS = ("images/base", "images/db", "images/k6", "images/wildfly",
-                "apps/orderentry/pom.xml", "apps/orderentry/src", "workloads",
-                "scripts/lib/versions.sh")
+# Repository paths the images of every stack are built from (scripts/setup.sh), around the
+# inputs of the app baked into them (apps.image_app: its app.toml's ``inputs``). The balancer's
+# image (images/balancer) is not among them: a stack without a balancer does not change when it
+# does. The order is part of the hash.
+IMAGES = ("images/base", "images/db", "images/k6", "images/wildfly")
+AFTER_THE_APP = ("workloads", "scripts/lib/versions.sh")
+
+
+def stack_inputs() -> tuple[str, ...]:
+    """Every path the common stack is made from, in the order they are hashed."""
+    return (*IMAGES, *apps.image_app().inputs, *AFTER_THE_APP)
 
 
 def stack_inputs_hash(root: Path | None = None) -> str:
-    """sha256 over the files of STACK_INPUTS (path and content, in path order)."""
-    return _hash_paths(STACK_INPUTS, root)
+    """sha256 over the files of stack_inputs() (path and content, in path order)."""
+    return _hash_paths(stack_inputs(), root)
 
 
 def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
@@ -42,8 +47,9 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     roles = {}
     if recipe.cluster is not None:
         roles["balancer"] = ("images/balancer",)
-    if recipe.workload.app != apps.ORDERENTRY:
-        roles[f"app {recipe.workload.app}"] = apps.load(recipe.workload.app, recipe.repo_root).inputs
+    app = apps.load(recipe.workload.app, recipe.repo_root)
+    if not app.built_in:  # the images' own app is an input of every stack
+        roles[f"app {app.name}"] = app.inputs
     for folder in recipe.baseline.modules:
         roles[f"server-module {folder}"] = tuple(f"server-modules/{folder}/{name}"
                                                  for name in server_modules.INPUT_FILES)

@@ -17,12 +17,21 @@ from .management import ManagementError
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
 
-POOL = [("subsystem", "datasources"), ("data-source", "OrderDS"), ("statistics", "pool")]
 IO_WORKER = [("subsystem", "io"), ("worker", "default")]
+
+
+def pool_address(datasource: str) -> list[tuple[str, str]]:
+    """A data source's pool statistics in the management model."""
+    return [("subsystem", "datasources"), ("data-source", datasource), ("statistics", "pool")]
 
 
 def _management_source(address):
     return lambda stack, node, threads: _runtime(stack.management_of(node), address)
+
+
+def _app_pool(stack, node, threads) -> dict:
+    """The pool of the app under test's own data source (apps.App.datasource)."""
+    return _runtime(stack.management_of(node), pool_address(stack.app_under_test.datasource()))
 
 
 def _task_threads(stack, node, threads) -> dict:
@@ -36,7 +45,7 @@ def _task_threads(stack, node, threads) -> dict:
 # What a recipe may name in metrics.runtime: {name: reader(stack, node, threads) -> dict},
 # ``threads`` the node's JVM threads as read once for the whole snapshot (jvm_threads.py).
 RUNTIME_SOURCES = {
-    "datasource-pool": _management_source(POOL),
+    "datasource-pool": _app_pool,
     "io-worker": _management_source(IO_WORKER),
     "jvm-memory": _management_source(MEMORY),
     "task-threads": _task_threads,

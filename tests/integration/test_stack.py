@@ -12,7 +12,7 @@ from tuninglab.stack import C1_ONLY, NodeConfig, Stack
 
 from .conftest import run_labels
 
-ALL_TRANSACTIONS = dict.fromkeys(apps.load(apps.ORDERENTRY).transactions, 1)
+ALL_TRANSACTIONS = dict.fromkeys(apps.image_app().transactions, 1)
 
 
 def test_pinning_and_private_publishing(stack):

@@ -60,9 +60,9 @@ def test_the_security_page_lists_what_the_preflight_refuses():
     block = recipe_limits.render()
     for name in [*postgresql.REFUSED_PARAMETERS, *(f"*{s}" for s in postgresql.REFUSED_SUFFIXES),
                  *jvm_options.REFUSED_OPTIONS, *jvm_options.REFUSED_PREFIXES,
-                 *(rule.address for rule in server_model.PROTECTED), *ALLOWED_OPERATIONS]:
+                 *(rule.address for rule in server_model.protected_rules()), *ALLOWED_OPERATIONS]:
         assert f"`{name}" in block, name
-    for rule in server_model.PROTECTED:
+    for rule in server_model.protected_rules():
         for attribute in rule.attributes:
             if attribute not in (server_model.ADDING, "*"):
                 assert f"`{attribute}`" in block, attribute

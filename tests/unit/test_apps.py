@@ -18,11 +18,57 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_orderentry_is_built_in_and_driven_by_the_shared_workload():
-    app = apps.load(apps.ORDERENTRY)
+    app = apps.image_app()
+    assert app.name == "orderentry" and app == apps.load("orderentry")
     assert app.built_in and app.script == "/workloads/mix.js"
     assert app.node_files() == {} and app.loadgen_files() == {}
     assert "default" in app.mixes and "NewOrder" in app.transactions
     assert LoadSpec(mix={"Ping": 1}).k6_env(0, 1)["BASE_URL"] == "http://app:8080/orderentry/api"
+    # what the library reads of it instead of naming it (apps/orderentry/app.toml)
+    assert app.datasource() == app.datasource("orders") == "OrderDS"
+    assert (app.database, app.config_endpoint, app.models) == (
+        "orderentry", "/orderentry/api/config", ("closed", "open"))
+    assert app.inputs == ("apps/orderentry/pom.xml", "apps/orderentry/src")
+
+
+def test_no_library_module_names_the_lab_s_own_app():
+    """Everything the library knows of an app comes from its app.toml (apps.App): a module that
+    names orderentry or its data source welds that app in again."""
+    named = [f"{path.relative_to(REPO)}:{n}" for path in sorted((REPO / "tuninglab").rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if "orderentry" in line.lower() or "orderds" in line.lower()]
+    assert named == []
+
+
+def test_an_app_s_data_source_by_role_and_a_role_it_lacks():
+    app = apps.image_app()
+    with pytest.raises(apps.AppError, match="no data source for role 'billing'; allowed: orders"):
+        app.datasource("billing")
+    with pytest.raises(apps.AppError, match="allowed: none"):
+        apps.load("sessioncart").datasource()
+
+
+def test_a_pool_metric_needs_an_app_that_declares_its_data_source(tree):
+    _drive_app(tree, "sessioncart", "cart", 'kind = "jboss-cli"\nfile = "change.cli"',
+               runtime='["datasource-pool"]')
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.sample)
+    assert "metrics.runtime: 'datasource-pool': app 'sessioncart' declares no data source" \
+        in str(caught.value)
+
+
+def test_an_app_driven_by_another_s_script_runs_in_a_workspace_without_that_app(tmp_path):
+    """The images' own app comes with the images (this checkout), so a workspace of its own
+    need not copy it; an app of the workspace is found in the workspace, not here."""
+    root = tmp_path / "workspace"
+    shutil.copytree(REPO / "apps" / "ordermfg", root / "apps" / "ordermfg")
+    (root / "workloads").mkdir(parents=True)
+    shutil.copy(REPO / "workloads" / "mixes.json", root / "workloads")
+    app = apps.load("ordermfg", root)
+    assert app.folder == root / "apps" / "ordermfg" and app.script == "/workloads/mix.js"
+    assert apps.load("orderentry", root).built_in
+    with pytest.raises(apps.AppError, match="no such app; allowed: orderentry, ordermfg"):
+        apps.load("sessioncart", root)
 
 
 def test_an_app_folder_gives_a_war_for_each_deployment_and_a_script_for_the_load_generator():
@@ -125,10 +171,13 @@ def test_a_recipe_naming_a_missing_app_or_a_mix_it_lacks_is_refused(tree, worklo
     assert f"{tree.sample_toml.relative_to(tree.root).as_posix()}: {expected}" in str(caught.value)
 
 
-def _drive_app(tree, app: str, mix: str, change: str, stack: str = "") -> None:
-    """The sample recipe with another app, its mix, a [change] table and [stack] lines."""
+def _drive_app(tree, app: str, mix: str, change: str, stack: str = "",
+               runtime: str = "[]") -> None:
+    """The sample recipe with another app, its mix, a [change] table, [stack] lines and its
+    runtime metrics (none by default: the sample's pool is the image's app's)."""
     shutil.copytree(REPO / "apps" / app, tree.root / "apps" / app)
-    text = tree.sample_toml.read_text()
+    text = tree.sample_toml.read_text().replace('runtime = ["datasource-pool"]',
+                                                f"runtime = {runtime}")
     start, end = text.index("[change]"), text.index("[workload]")
     text = text[:start] + f"[change]\n{change}\n\n" + text[end:]
     text = text.replace('mix = "default"', f'app = "{app}"\nmix = "{mix}"')
@@ -175,15 +224,16 @@ def test_an_app_that_answers_orderentry_s_api_is_driven_by_mix_js_itself():
     assert [n for n in names[0] if wars[0].read(n) != wars[1].read(n)] == [
         "WEB-INF/classes/domains.properties"]
     assert b"jdbc:postgresql://db2:5432/orderentry" in wars[0].read("WEB-INF/web.xml")
-    assert set(app.transactions) <= set(apps.ORDERENTRY_SMOKE)
+    assert set(app.transactions) <= set(apps.image_app().transactions)
 
 
 @pytest.mark.parametrize("stack, expected", [
     ('databases = ["db", "db2"]', None),
     ('databases = ["db"]', "stack.databases: ['db']: a database split needs a second database; "
                            "allowed: e.g. [\"db\", \"db2\"]"),
-    ('databases = ["db2", "db"]', "stack.databases: ['db2', 'db']: the first is the one every "
-                                  "node's OrderDS reaches; allowed: [\"db\", ...]"),
+    ('databases = ["db2", "db"]', "stack.databases: ['db2', 'db']: the first is the one the "
+                                  "data source of the images' app reaches; allowed: "
+                                  "[\"db\", ...]"),
     ('databases = ["orders"]', "stack.databases[0]: 'orders'; allowed: a string matching "
                                "^db[0-9]*$"),
 ])
@@ -218,3 +268,52 @@ def test_a_database_split_puts_each_arm_s_quotas_and_pools_where_its_recipe_says
         assert kind.databases_of(baseline, stack) == {"orders": "db", "mfg": "db"}
         assert kind.databases_of(variant, stack) == {"orders": "db", "mfg": "db2"}
         assert kind.load_for(variant) == {"deployment": "split"}
+
+
+def _prebuilt(tmp_path, archive: str, content: bytes | None = None) -> Path:
+    """sessioncart with its web folder replaced by a prebuilt archive (zipped from the folder
+    unless ``content`` is given)."""
+    root = _app_tree(tmp_path)
+    folder = root / "apps" / "sessioncart"
+    path = folder / archive
+    if content is None:
+        with zipfile.ZipFile(path, "w") as war:
+            for file in sorted((folder / "webapp").rglob("*")):
+                if file.is_file():
+                    war.write(file, file.relative_to(folder / "webapp").as_posix())
+    else:
+        path.write_bytes(content)
+    toml = folder / "app.toml"
+    toml.write_text(toml.read_text().replace('webapp = "webapp"', f'webapp = "{archive}"'))
+    return root
+
+
+def test_a_prebuilt_war_is_deployed_with_its_entries_and_the_overlay_on_top(tmp_path):
+    """Until 28 November 2026 a WAR file given as webapp passed and was deployed as an empty
+    22-byte archive (a folder walk of a file finds nothing)."""
+    app = apps.load("sessioncart", _prebuilt(tmp_path, "shop.war"))
+    files = app.node_files()
+    own = files[f"{apps.DEPLOYMENTS_DIR}/sessioncart.war"]
+    with zipfile.ZipFile(io.BytesIO(own)) as war:
+        assert sorted(war.namelist()) == ["WEB-INF/distributable-web.xml", "WEB-INF/web.xml",
+                                          "cart.jsp"]
+    assert f"{apps.DEPLOYMENTS_DIR}/sessioncart-replicated.war" in files
+    ear = apps.load("sessioncart", _prebuilt(tmp_path / "ear", "shop.ear"))
+    assert ear.war_name == "sessioncart.ear" and ear.deployments[1].war_name.endswith(".ear")
+
+
+def _empty_zip() -> bytes:
+    buffer = io.BytesIO()
+    zipfile.ZipFile(buffer, "w").close()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("archive, content, expected", [
+    ("shop.war", b"not a zip", "webapp: apps/sessioncart/shop.war is not a readable archive"),
+    ("shop.jar", b"PK", "webapp: apps/sessioncart/shop.jar is a file that is not a WAR or an EAR"),
+    ("shop.war", _empty_zip(), "webapp: apps/sessioncart/shop.war is an empty archive"),
+])
+def test_a_webapp_file_that_is_not_a_deployable_archive_is_refused(tmp_path, archive, content,
+                                                                   expected):
+    with pytest.raises(apps.AppError, match=expected):
+        apps.load("sessioncart", _prebuilt(tmp_path, archive, content))

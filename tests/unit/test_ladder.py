@@ -101,7 +101,8 @@ def test_a_rung_proves_it_holds_the_baseline_for_what_it_does_not_adopt(repo):
     _, kind, plan = _bound(repo)
     m = _Management()
     stack = SimpleNamespace(management_of=lambda node: m,
-                            nodes={"n": SimpleNamespace(app_url=lambda: "http://n")})
+                            nodes={"n": SimpleNamespace(app_url=lambda: "http://n")},
+                            config_endpoint=lambda: "/api/config")
     kind.read_back = lambda *a: []  # the JVM's arguments are another test's
     arm = plan.arm("production-like/users=1")
     state = nodes.configure(stack, "n", kind, arm, Setup(None, None))

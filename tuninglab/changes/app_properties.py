@@ -1,4 +1,4 @@
-"""tl.* system properties that the benchmark app reads at deployment (apps/orderentry/API.md):
+"""tl.* system properties that the image's app reads at deployment (its API.md, apps.image_app):
 a switch needs a reload, which redeploys the app."""
 from __future__ import annotations
 

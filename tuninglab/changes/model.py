@@ -145,7 +145,8 @@ def touched_prefixes(ops: list[Operation]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# what the app itself sees (GET /api/config, apps/orderentry/API.md)
+# what the app itself sees (its config_endpoint in app.toml; the image's app: GET /api/config,
+# its API.md)
 
 # Management attributes whose effect the app observes and reports in /api/config. The model can
 # hold a value that is not yet in force; the app's answer proves it is.
@@ -167,8 +168,8 @@ PROPERTY_EFFECTS = {"tl.jpa.shared_cache_mode": (
     "hibernate", "second_level_cache", lambda mode: str(mode).upper() != "NONE", "NONE")}
 
 
-def app_config(base_url: str) -> dict:
-    url = base_url + "/orderentry/api/config"
+def app_config(url: str) -> dict:
+    """What the app's configuration endpoint (``url``) reports, with its response headers."""
     try:
         reply = requests.get(url, timeout=10)
         reply.raise_for_status()
@@ -178,7 +179,7 @@ def app_config(base_url: str) -> dict:
 
 
 # A tl.* property the app reads is tl.<section>.<key>, reported by /api/config under its
-# section (apps/orderentry/API.md); the same rule as recipe.schema.json's for properties.
+# section (the image's app's API.md); the same rule as recipe.schema.json's for properties.
 APP_PROPERTY = re.compile(r"tl\.[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+")
 
 
@@ -191,7 +192,7 @@ def app_property_problem(op: Operation) -> str | None:
     if name in PROPERTY_VIEWS or APP_PROPERTY.fullmatch(name):
         return None
     return (f"{op.where}: system property '{name}': the app's properties are named "
-            f"tl.<section>.<key> (apps/orderentry/API.md lists them); allowed: e.g. "
+            f"tl.<section>.<key> (the app's API.md lists them); allowed: e.g. "
             f"tl.hibernate.jdbc.batch_size, or a name without the tl. prefix")
 
 
@@ -218,16 +219,16 @@ def _effect_checks(config: dict, name: str, value) -> list[Check]:
                   str(expected), str(actual), actual == expected)]
 
 
-def app_checks(m: ManagementClient, base_url: str, ops: list[Operation], applied: bool,
+def app_checks(m: ManagementClient, config_url: str, ops: list[Operation], applied: bool,
                before: dict[str, Recorded]) -> list[Check]:
     """tl.* system properties, and attributes the app observes, must also be what the running
-    app reports."""
+    app reports at ``config_url``."""
     props = [op for op in ops if op.address and op.address[0][0] == "system-property"
              and op.address[0][1].startswith("tl.")]
     observed = [(op, seen) for op in ops if (seen := _observed(op))]
     if not props and not observed:
         return []
-    config = app_config(base_url)
+    config = app_config(config_url)
     checks = []
     for op in props:
         name = op.address[0][1]

@@ -74,7 +74,7 @@ def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> Nod
 def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> list[Check]:
     """Every check that the node runs what its arm says; raises ChangeNotEffective if not."""
     m = stack.management_of(node)
-    url = stack.nodes[node].app_url()
+    url = stack.nodes[node].app_url() + stack.config_endpoint()
     groups = kind.operation_groups(arm)
     checks = []
     overridden = {model.target(op) for ops, applied in groups if applied for op in ops}

@@ -16,7 +16,6 @@ from .checks import Check, require, same
 
 FRAGMENT = "/etc/tuninglab/conf.d/50-recipe-change.conf"
 BASELINE_FRAGMENT = "/etc/tuninglab/conf.d/10-recipe-baseline.conf"
-POOL = [("subsystem", "datasources"), ("data-source", "OrderDS")]
 
 
 def parse_pg_fragment(text: str, source: str) -> dict[str, str]:
@@ -91,7 +90,10 @@ class PostgresConfChange(ChangeKind):
 
     def apply_arm(self, stack, node: str, arm: Arm, state=None) -> list[Check]:
         restarted = apply_pg_fragment(stack, FRAGMENT, self.text(arm))
-        stack.management_of(node).execute("flush-all-connection-in-pool", POOL)
+        for datasource in stack.datasources():  # their connections reach the old server
+            stack.management_of(node).execute(
+                "flush-all-connection-in-pool", [("subsystem", "datasources"),
+                                                 ("data-source", datasource)])
         checks = [Check(f"{arm.label}: database {'restarted' if restarted else 'reloaded'}, pool "
                         f"flushed", "done", "done", True)]
         for name, value in self.settings(arm).items():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import apps
 from ..jboss_cli import Operation
 
 EVERYTHING = ("*",)  # every attribute and every resource below the address
@@ -46,16 +47,25 @@ PROTECTED = (
               "the HTTP listener the load uses"),
     Protected("/subsystem=deployment-scanner/scanner=*", ("path", "relative-to", ADDING),
               "what the server deploys"),
-    Protected("/subsystem=datasources/data-source=OrderDS",
-              ("connection-url", "jndi-name", "enabled", "driver-name", "user-name", "password",
-               ADDING),
-              "the connection the application's transactions take to the database"),
 )
+# Of each data source the image's app declares (apps.App.datasources): what makes it the
+# connection the application's transactions take to the lab's database.
+DATASOURCE_CONNECTION = ("connection-url", "jndi-name", "enabled", "driver-name", "user-name",
+                         "password", ADDING)
+
+
+def protected_rules() -> tuple[Protected, ...]:
+    """PROTECTED, and the connection of each data source of the app the images carry."""
+    return (*PROTECTED, *(Protected(f"/subsystem=datasources/data-source={name}",
+                                    DATASOURCE_CONNECTION,
+                                    "the connection the application's transactions take to "
+                                    "the database")
+                          for name in sorted(apps.image_app().datasources.values())))
 
 
 def protected_problem(op: Operation) -> str | None:
     """Why ``op`` is refused ("<file:line>: ... ; allowed: ..."), or None."""
-    for rule in PROTECTED:
+    for rule in protected_rules():
         if _covers(rule, op):
             what = ("anything at or below " + rule.address if rule.attributes == EVERYTHING
                     else f"{rule.address} ({', '.join(a for a in rule.attributes if a != ADDING)}"

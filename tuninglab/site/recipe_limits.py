@@ -42,7 +42,7 @@ def _postgresql() -> list[str]:
 def _server() -> list[str]:
     operations = ", ".join(f"`{name}`" for name in ALLOWED_OPERATIONS)
     rows = []
-    for rule in server_model.PROTECTED:
+    for rule in server_model.protected_rules():
         what = ("everything at and below" if rule.attributes == server_model.EVERYTHING else
                 ", ".join(f"`{a}`" for a in rule.attributes if a != server_model.ADDING)
                 + (", adding one" if server_model.ADDING in rule.attributes else ""))
