@@ -542,10 +542,12 @@ class _Run:
                  "server_errors": stack.error_lines(node) if numbers["failed"] else []}
         self.trials.append(trial)
         m = trial["metrics"]
-        reasons = "; ".join(errors + disturbances)
+        reasons = "; ".join(errors + enforced)
+        noted = "; ".join(d for d in disturbances if d not in enforced)  # recorded only
+        noted = f" (noted, not re-run in this profile: {noted})" if noted else ""
         self.say(f"block {block.index + 1} {arm.label} on {node}: "
-                 f"{status.upper() if status != 'valid' else status}"
-                 f"{': ' + reasons if reasons else ''}; {m['throughput']:,.1f} tx/s, "
+                 f"{status.upper() if status != 'valid' else 'served'}"
+                 f"{': ' + reasons if reasons else ''}{noted}; {m['throughput']:,.1f} tx/s, "
                  f"{m['cpu_per_tx'] or 0:.3f} ms CPU/tx, p99 {m['latency_p99'] or 0:.1f} ms; "
                  f"remaining ~{self.clock.remaining()}")
         return trial
@@ -553,8 +555,8 @@ class _Run:
     def running_estimate(self) -> None:
         """After each block of an A/B run: the primary delta so far (not where the arms take
         turns: its pairs are turns, analysis/comparisons.py, too few until the end)."""
-        c = self._primary_so_far(0.95)
-        if c is None:
+        c = self._primary_so_far(0.95) if self.prof.claims else None
+        if c is None:  # none yet, or a profile whose windows support no interval
             return
         self.say(f"so far: {self.recipe.metrics.primary} {c.delta:+.1%} [{c.ci_low:+.1%}, "
                  f"{c.ci_high:+.1%}] over {c.n_pairs} pairs (smallest detectable "

@@ -287,6 +287,7 @@ class Profile:
     jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
     calibrate: bool = False  # time the host's speed before the first warm-up (calibration.py)
     sequential: bool = False  # an A/B run stops at a planned look once the answer is known
+    claims: bool = True  # its results carry a verdict; False: they prove the recipe runs (CI)
 
 
 @dataclass(frozen=True)

@@ -34,15 +34,18 @@ def summary(result: dict) -> str:
         lines.append(f"{validity['disturbed']} disturbed trial(s) (a node's compiler still busy, or "
                      f"the machine) were run again (kept in the result, not counted)")
     lines.append(f"{results.headline(result)}")
-    stopped = results.stopping_text(result)
-    if stopped:
-        lines.append(stopped)
-    lines.append(f"source expected {result.get('expected')}; against the source: "
-                 f"{result.get('agreement')}")
-    for comparison in results.comparisons(result):
-        lines += _comparison_lines(comparison, results.interval_level(result))
-    for curve in results.curves(result):
-        lines += _curve_lines(curve, result)
+    if results.makes_claims(result):
+        stopped = results.stopping_text(result)
+        if stopped:
+            lines.append(stopped)
+        lines.append(f"source expected {result.get('expected')}; against the source: "
+                     f"{result.get('agreement')}")
+        for comparison in results.comparisons(result):
+            lines += _comparison_lines(comparison, results.interval_level(result))
+        for curve in results.curves(result):
+            lines += _curve_lines(curve, result)
+    else:  # its windows support no interval: the published measurement answers instead
+        lines += _published_lines(result["recipe"])
     lines += _warmup_lines(result)
     verified = [c for found in (result.get("verified") or {}).values() for c in found] \
         if isinstance(result.get("verified"), dict) else (result.get("change") or {}).get("verified", [])
@@ -50,6 +53,22 @@ def summary(result: dict) -> str:
     lines.append(f"verified before measuring: {sum(c['ok'] for c in verified)}/{len(verified)} "
                  f"checks passed; every trial re-verified its arm")
     return "\n".join(lines)
+
+
+def _published_lines(recipe_id: str) -> list[str]:
+    """The newest published (full-profile) result of the recipe, as its headline."""
+    from .store import ResultError, list_results, load_result
+    for path in reversed(list_results(layout.REPO_ROOT / "results", recipe_id)):
+        try:
+            stored = load_result(path)
+        except ResultError:
+            continue
+        if results.makes_claims(stored) and stored.get("profile") == "full":
+            shown = path.relative_to(layout.REPO_ROOT)
+            return [f"the published measurement ({shown}, "
+                    f"{(stored.get('provenance') or {}).get('started', '?')[:10]}): "
+                    f"{results.headline(stored)}"]
+    return [f"no published measurement of {recipe_id} yet: bash scripts/publish.sh {recipe_id}"]
 
 
 def _read(result: dict) -> dict:

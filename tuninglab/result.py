@@ -14,8 +14,8 @@ import math
 
 from .numbers import fmt_delta
 
-__all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "comparisons", "curves",
-           "primary_entry", "is_valid", "warmup_state", "layout_text"]
+__all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "makes_claims", "proof_text",
+           "comparisons", "curves", "primary_entry", "is_valid", "warmup_state", "layout_text"]
 
 FORMAT = 4
 
@@ -178,7 +178,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
                    "profile": {k: getattr(profile, k) for k in (
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
                        "max_retries", "min_usable_share", "periods", "launches",
-                       "sequential")}},
+                       "sequential", "claims")}},
         "verified": verified,
         "warmup": warmups,
         "validity": validity,
@@ -358,11 +358,40 @@ def primary_entry(result: dict) -> dict | None:
     return None
 
 
+def makes_claims(result: dict) -> bool:
+    """Whether the result's profile reports a verdict (profiles.toml ``claims``; a result from
+    before the key: every profile but the CI one)."""
+    stored = ((result.get("design") or {}).get("profile") or {}).get("claims")
+    return stored if isinstance(stored, bool) else result.get("profile") != "quick"
+
+
+def proof_text(result: dict) -> str:
+    """What a run that makes no claim proved: the change read back, every arm served, and how
+    many requests failed (errors first)."""
+    trials = result.get("trials") or []
+    served = {t["arm"] for t in trials if (t.get("load") or {}).get("requests")}
+    arms = [a["id"] for a in (result.get("plan") or {}).get("arms", [])] or sorted(served)
+    requests = sum((t.get("load") or {}).get("requests") or 0 for t in trials)
+    failed = sum((t.get("load") or {}).get("failed") or 0 for t in trials)
+    verified = result.get("verified") or {}
+    checks = [c for found in verified.values() for c in found] if isinstance(verified, dict) \
+        else []
+    passed = sum(bool(c.get("ok")) for c in checks)
+    unserved = [a for a in arms if a not in served]
+    return (f"{result.get('profile')} run, no claim: the change applied and read back "
+            f"({passed}/{len(checks)} checks), {len(served)}/{len(arms)} arms served "
+            f"{requests:,} requests, {failed:,} failed"
+            + (f"; never served: {', '.join(unserved)}" if unserved else ""))
+
+
 def headline(result: dict) -> str:
-    """One line: the verdict and the number behind it (or why there is none)."""
+    """One line: the verdict and the number behind it (or why there is none); for a profile
+    that makes no claim, what the run proved."""
     if not is_valid(result):
         problems = (result.get("validity") or {}).get("problems") or []
         return "INVALID: " + "; ".join(problems)[:400]
+    if not makes_claims(result):
+        return proof_text(result)
     found = curves(result)
     if found and found[0].get("recommendation") and not comparisons(result):
         return found[0]["recommendation"]

@@ -421,7 +421,7 @@ def test_pg_fragment_parser():
 
 
 def test_report_puts_problems_first():
-    result = {"format": 2, "recipe": "x", "title": "t", "profile": "quick", "kind": "ab",
+    result = {"format": 2, "recipe": "x", "title": "t", "profile": "full", "kind": "ab",
               "plan": {"arms": []}, "design": {"profile": {"blocks": 1, "window_s": 3}},
               "provenance": {"started": "s", "host": "h"}, "validity": {
                   "valid": False, "problems": ["trial 2 (variant): 5 failed requests"]},
@@ -436,6 +436,39 @@ def test_report_puts_problems_first():
     text = report.summary(result)
     assert text.count("UT005023: boom") == 1
     assert text.index("UT005023") < text.index("source expected")
+
+
+def test_a_quick_run_reports_what_it_proved_and_the_published_measurement_not_a_verdict():
+    """The CI profile's windows support no claim: its report names the checks, the arms served
+    and the failed requests, then the recipe's published full result; no verdict, interval or
+    agreement of its own (until 28 November 2026 it printed "no significant change (throughput
+    -27.6 % [-96.9 %, +1581.0 %])")."""
+    from tuninglab import result as results
+    trial = {"arm": "baseline", "load": {"requests": 120, "failed": 0}}
+    result = {"format": 4, "recipe": "aa-noise", "title": "t", "profile": "quick", "kind": "ab",
+              "plan": {"arms": [{"id": "baseline"}, {"id": "variant"}]},
+              "design": {"profile": {"blocks": 1, "window_s": 3, "claims": False}},
+              "provenance": {"started": "s", "host": "h"}, "validity": {"valid": True},
+              "verdict": "no significant change", "primary_metric": "throughput",
+              "expected": "no-change", "agreement": "agrees",
+              "analysis": {"kind": "ab", "verdict": "no significant change"},
+              "trials": [trial, {**trial, "arm": "variant", "load": {"requests": 80, "failed": 2}}],
+              "change": {"description": "d"},
+              "verified": {"app-1": [{"ok": True}, {"ok": True}], "app-2": [{"ok": True}]}}
+    line = results.headline(result)
+    assert line == ("quick run, no claim: the change applied and read back (3/3 checks), 2/2 "
+                    "arms served 200 requests, 2 failed")
+    text = report.summary(result)
+    own, published = text.split("the published measurement (results/aa-noise/")
+    assert "verdict" not in own and "%" not in own and "source expected" not in text
+    assert "verdict:" in published
+    result["trials"] = [trial]
+    assert results.headline(result).endswith("1/2 arms served 120 requests, 0 failed; never "
+                                             "served: variant")
+    # a result that stored no ``claims``: the CI profile made none, the others did
+    del result["design"]["profile"]["claims"]
+    assert not results.makes_claims(result)
+    assert results.makes_claims({**result, "profile": "full"})
 
 
 # --------------------------------------------------------------------------- telemetry
