@@ -108,3 +108,22 @@ def test_a_run_on_a_stack_taken_over_warm_says_so_and_after_which_run(tmp_path):
     text = runs_table.render(site, "pool-size", "guide/x.md")
     assert "a warm stack, its run 2 (after pool-size/20261128T050000Z)" in text
     assert "a stack taken over warm (False → True)" in runs_table.differing_inputs(first, second)
+
+
+def test_the_time_table_sets_runs_on_a_warm_stack_against_new_ones():
+    from tuninglab.site import time_table
+
+    def run(stack_s, warmup_s, taken_over):
+        return {"provenance": {"wall_s": stack_s + warmup_s + 200,
+                               "phases": {"stack_s": stack_s, "warmup_s": warmup_s,
+                                          "trials_s": 200.0},
+                               "stack_origin": {"taken_over": taken_over}}}
+    results = {"a": run(18, 222, False), "b": run(4, 181, True), "c": run(15, 240, False)}
+    site = SimpleNamespace(entries=[SimpleNamespace(id=i) for i in results],
+                           newest=lambda i: (None, results[i]))
+    text = time_table.render(site)
+    assert "1 of them ran on a stack taken over warm" in text
+    assert "first warm-up 3.0 min at the median, against 0.3 and 3.9 min on a new stack (2 runs)" \
+        in text
+    results["b"]["provenance"]["stack_origin"]["taken_over"] = False
+    assert "taken over warm" not in time_table.render(site)

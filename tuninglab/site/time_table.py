@@ -37,4 +37,21 @@ def render(site) -> str:
     walls = [p.get("wall_s", 0.0) for p in timed]
     lines += ["", f"A whole run took {statistics.median(walls) / 60:.1f} min at the median "
                   f"({min(walls) / 60:.1f} to {max(walls) / 60:.1f})."]
+    lines += _warm_lines(timed)
     return "\n".join(lines) + "\n"
+
+
+def _warm_lines(timed: list[dict]) -> list[str]:
+    """How the runs on a stack taken over warm (stackpool.py) compare with the others."""
+    warm = [p for p in timed if (p.get("stack_origin") or {}).get("taken_over")]
+    new = [p for p in timed if p not in warm]
+    if not warm or not new:
+        return []
+    def median_min(group, key):
+        return statistics.median(p["phases"].get(key, 0.0) for p in group) / 60
+    return ["", f"{len(warm)} of them ran on a stack taken over warm from the run before it "
+                f"(the publishing queue hands a stack on): stack start "
+                f"{median_min(warm, 'stack_s'):.1f} min and first warm-up "
+                f"{median_min(warm, 'warmup_s'):.1f} min at the median, against "
+                f"{median_min(new, 'stack_s'):.1f} and {median_min(new, 'warmup_s'):.1f} min "
+                f"on a new stack ({len(new)} runs)."]
