@@ -40,6 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import layout
+from .drivers import DRIVERS
 
 __all__ = ["App", "AppError", "Deployment", "load", "available", "image_app", "DEPLOYMENTS_DIR",
            "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES", "MODELS", "archive_suffix"]
@@ -90,6 +91,7 @@ class App:
     database: str = ""  # its database in the lab's PostgreSQL image ("": none of its own)
     config_endpoint: str = ""  # URL path reporting the settings it runs with ("": none)
     models: tuple[str, ...] = ("closed",)  # the load models its script drives (MODELS)
+    driver: str = "k6"  # what sends it its load (drivers.DRIVERS)
     mixes_from: str = ""  # where its mixes are named, for messages
     mixes_trouble: str = ""  # why its mixes file could not be read ("": it could)
 
@@ -351,8 +353,8 @@ def _mixes_problems(mixes, what: str) -> list[str]:
     return []
 
 
-# What any app may declare about itself, beside where it comes from (see the module's text).
-DESCRIBED = ("datasources", "database", "config_endpoint", "models")
+# What any app may declare about itself, beside where it comes from (see the module's text):
+# datasources, database, config_endpoint, models and driver.
 
 
 def _described_problems(data: dict) -> list[str]:
@@ -364,6 +366,8 @@ def _described_problems(data: dict) -> list[str]:
     for key in ("database", "config_endpoint"):
         if key in data and (not isinstance(data[key], str) or not data[key]):
             problems.append(f"{key}: a non-empty string")
+    if data.get("driver", "k6") not in DRIVERS:
+        problems.append(f"driver: {data['driver']!r}; allowed: {', '.join(DRIVERS)}")
     models = data.get("models", ["closed"])
     if not isinstance(models, list) or not models or not set(models) <= set(MODELS):
         problems.append(f"models: a list of {', '.join(MODELS)}")
@@ -373,7 +377,7 @@ def _described_problems(data: dict) -> list[str]:
 def _described(data: dict) -> dict:
     return {"datasources": dict(data.get("datasources", {})), "database": data.get("database", ""),
             "config_endpoint": data.get("config_endpoint", ""),
-            "models": tuple(data.get("models", ["closed"]))}
+            "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6")}
 
 
 # What a deployment may say of its sessions, each key's allowed values (checked by a run).

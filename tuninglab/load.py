@@ -1,18 +1,18 @@
-"""Drive load with k6 from the load-generator container (the app's workload script, apps.py:
-the image's own for the app the images carry, an app folder's otherwise), and turn k6's summary
-into a trial's load metrics.
+"""Drive load from the load-generator container with the app's driver (drivers/: k6 runs the
+app's workload script, the image's own for the app the images carry, an app folder's
+otherwise), and turn the driver's summary into a trial's load metrics.
 
-A trial is two k6 runs back to back: a settling run whose numbers are discarded, then the
+A trial is two driver runs back to back: a settling run whose numbers are discarded, then the
 measured run (a k6 run costs about 0.13 s to start here, so the gap is negligible). Telemetry
 is sampled right before and right after the measured run, so CPU and GC figures cover exactly
 the measured window.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 
 from . import apps
+from .drivers import driver_for
 from .recipe import Workload
 
 WARMUP_USERS = 8  # closed-model users of an open-model recipe's warm-up (the stack's default)
@@ -68,34 +68,24 @@ class LoadSpec:
                    bulk_rows=workload.bulk_rows, note_chars=workload.note_chars,
                    requests_per_connection=workload.requests_per_connection)
 
-    def k6_env(self, warmup_s: int, trial_s: int) -> dict[str, str]:
+    @property
+    def base_url(self) -> str:
+        """Where the load goes: the target's HTTP port and the deployment's context root."""
         root = self.app.deployment(self.deployment).context_root
-        env = {"BASE_URL": f"http://{self.target}:8080{root}",
-               "MIX": json.dumps(self.mix), "MODEL": self.model,
-               "USERS": str(self.users), "THINK_MS": str(self.think_time_ms),
-               "WARMUP_S": str(warmup_s), "TRIAL_S": str(trial_s), "LINES": str(self.lines),
-               "BULK_ROWS": str(self.bulk_rows), "NOTE_CHARS": str(self.note_chars),
-               "SCALE": str(self.scale), "STREAM": str(self.stream),
-               "STREAMS": str(self.streams),
-               "REQUESTS_PER_CONNECTION": str(self.requests_per_connection)}
-        if self.model == "open":
-            env["RATE"] = str(int(self.rate))
-            env["MAX_USERS"] = str(self.max_users or 200)
-        return env
+        return f"http://{self.target}:8080{root}"
 
 
-def install(loadgen, app: apps.App) -> None:
-    """Give the load generator the app's workload script (unless its image has it)."""
-    files = app.loadgen_files()
-    if files:
-        loadgen.put_files(files)
+def install(client, app: apps.App) -> None:
+    """Give the load generator what the app's driver needs (its script, unless the image
+    has it)."""
+    driver_for(app).install(client, app)
 
 
-def run(loadgen, spec: LoadSpec, seconds: int, tag: str = "") -> dict:
-    """One k6 run of `seconds` measured seconds (no warm-up phase inside); ``tag`` names it in
-    errors."""
+def run(client, spec: LoadSpec, seconds: int, tag: str = "") -> dict:
+    """One window of `seconds` measured seconds (no warm-up phase inside) by the app's driver;
+    ``tag`` names it in errors."""
     try:
-        return loadgen.k6_run(spec.app.script, spec.k6_env(0, seconds))
+        return driver_for(spec.app).run(client, spec, seconds)
     except RuntimeError as exc:
         raise RuntimeError(f"{tag or 'load'} against {spec.target}: {exc}") from exc
 
@@ -138,7 +128,7 @@ class SmokeTestFailed(RuntimeError):
     """The application does not answer every transaction type correctly: nothing can be measured."""
 
 
-def smoke_test(loadgen, rounds: int = 2, target: str = "app", app: apps.App | None = None
+def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | None = None
                ) -> dict:
     """Every transaction type of the app (the images' by default; each of its deployments) runs
     `rounds` times in turn and checks out (the NewOrder just created is found again by
@@ -149,8 +139,7 @@ def smoke_test(loadgen, rounds: int = 2, target: str = "app", app: apps.App | No
     for deployment in app.deployments:  # each WAR of the app answers for itself
         spec = LoadSpec(app=app, mix=mix, model="smoke", lines=5, bulk_rows=200, target=target,
                         deployment=deployment.name)
-        env = {**spec.k6_env(0, 1), "ROUNDS": str(rounds)}
-        metrics = load_metrics(loadgen.k6_run(app.script, env))
+        metrics = load_metrics(driver_for(app).smoke(client, spec, rounds))
         missing = [name for name in mix
                    if metrics["transactions"].get(name, {}).get("count", 0) == 0]
         if metrics["failed"] or missing:

@@ -13,6 +13,7 @@ import subprocess
 from importlib import metadata
 
 from . import apps, layout
+from .drivers import driver_for
 from .management import ManagementError
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
@@ -114,7 +115,9 @@ def versions(stack: Stack, node: str) -> dict:
         "wildfly": f"{m.read_attribute([], 'product-name')} {m.read_attribute([], 'product-version')}",
         "postgresql": stack.db.setting("server_version"),
         "jdk": m.read_resource(RUNTIME, runtime=True).get("spec-version"),
-        "k6": stack.loadgen.k6_version(),
+        # the load driver's own version, under its name ("k6": drivers.DRIVERS)
+        driver_for(stack.app_under_test).name: driver_for(stack.app_under_test).version(
+            stack.loadgen),
         "tuninglab": metadata.version("tuninglab"),
     }
 

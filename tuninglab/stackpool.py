@@ -1,4 +1,5 @@
-"""Stacks kept between runs of the CI profile, so that CI starts each kind of stack once.
+"""Stacks kept between runs: CI starts each kind of stack once, and the publishing queue hands a
+warm stack from one full run to the next.
 
 Most of a CI-profile run is the stack's start: a network, PostgreSQL, k6 and two WildFly JVMs
 booting on two cores (15 to 20 s of the 40 s a notebook took). With ``TUNINGLAB_REUSE_STACKS=1``

@@ -77,3 +77,16 @@ def test_the_security_page_claims_no_privileged_or_mounted_container():
     for word in ("privileged", "cap_add", "with_volume_mapping", "volumes="):
         assert word not in code, word
     assert "no container is privileged" in _page("security.md").lower()
+
+
+def test_the_architecture_page_names_every_module_of_the_library():
+    """A maintainer's map: each module under the stage it belongs to. A new module without its
+    line here fails, and so does a line for a module that is gone."""
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).resolve().parents[2] / "tuninglab"
+    modules = {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
+    page = _page("architecture.md")
+    named = set(re.findall(r"^\| `([a-z0-9_/]+\.py)` \|", page, flags=re.M))
+    assert sorted(modules - named) == [], "modules missing from the architecture page"
+    assert sorted(named - modules) == [], "the page names modules that do not exist"

@@ -23,7 +23,7 @@ def test_orderentry_is_built_in_and_driven_by_the_shared_workload():
     assert app.built_in and app.script == "/workloads/mix.js"
     assert app.node_files() == {} and app.loadgen_files() == {}
     assert "default" in app.mixes and "NewOrder" in app.transactions
-    assert LoadSpec(mix={"Ping": 1}).k6_env(0, 1)["BASE_URL"] == "http://app:8080/orderentry/api"
+    assert LoadSpec(mix={"Ping": 1}).base_url == "http://app:8080/orderentry/api"
     # what the library reads of it instead of naming it (apps/orderentry/app.toml)
     assert app.datasource() == app.datasource("orders") == "OrderDS"
     assert (app.database, app.config_endpoint, app.models) == (
@@ -97,8 +97,8 @@ def test_an_app_folder_gives_a_war_for_each_deployment_and_a_script_for_the_load
     assert app.war() == app.war()
     assert list(app.loadgen_files()) == ["/apps/sessioncart/workload.js"]
     spec = LoadSpec(app=app, mix=app.mixes["cart"], target="lb")
-    assert spec.k6_env(0, 1)["BASE_URL"] == "http://lb:8080/sessioncart"
-    assert spec.with_load({"deployment": "replicated"}).k6_env(0, 1)["BASE_URL"] == \
+    assert spec.base_url == "http://lb:8080/sessioncart"
+    assert spec.with_load({"deployment": "replicated"}).base_url == \
         "http://lb:8080/sessioncart-replicated"
     assert set(app.transactions) == {"AddItem", "ViewCart"}
 

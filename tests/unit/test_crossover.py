@@ -340,6 +340,6 @@ def test_the_warm_up_load_of_an_arm_is_what_the_change_has_the_client_do():
     run = SimpleNamespace(spec=LoadSpec.from_workload(recipe.workload), kind=kind.bind(plan.arms),
                           streams={"lb": 0})
     baseline, variant = plan.arms
-    urls = [_Run._warm_spec(run, "lb", arm).k6_env(0, 1)["BASE_URL"] for arm in plan.arms]
+    urls = [_Run._warm_spec(run, "lb", arm).base_url for arm in plan.arms]
     assert urls == ["http://lb:8080/sessioncart", "http://lb:8080/sessioncart-replicated"]
     assert _Run._warm_spec(run, "lb", variant).users == recipe.workload.users

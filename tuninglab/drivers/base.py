@@ -1,0 +1,22 @@
+"""What the engine asks of a load driver (drivers/__init__.py)."""
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class LoadDriver(Protocol):
+    """Sends a LoadSpec's load from the stack's load-generator container (``client``)."""
+
+    name: str  # as an app.toml names it; also the key of its version in the provenance
+
+    def install(self, client, app) -> None:
+        """Put what the app's load needs into the client (its script), before any window."""
+
+    def run(self, client, spec, seconds: int) -> dict:
+        """One window of ``seconds`` measured seconds; the summary (the contract)."""
+
+    def smoke(self, client, spec, rounds: int) -> dict:
+        """Each of the spec's transactions ``rounds`` times in turn, checked; the summary."""
+
+    def version(self, client) -> str:
+        """The driver's own version, for the provenance."""

@@ -1,0 +1,40 @@
+"""k6 in the load-generator container: each window is a ``k6 run`` of the app's script, whose
+summary follows a marker in its output (containers.LoadGenerator.k6_run)."""
+from __future__ import annotations
+
+import json
+
+__all__ = ["K6", "environment"]
+
+
+class K6:
+    name = "k6"
+
+    def install(self, client, app) -> None:
+        files = app.loadgen_files()  # none when the image holds the script
+        if files:
+            client.put_files(files)
+
+    def run(self, client, spec, seconds: int) -> dict:
+        return client.k6_run(spec.app.script, environment(spec, seconds))
+
+    def smoke(self, client, spec, rounds: int) -> dict:
+        return client.k6_run(spec.app.script, {**environment(spec, 1), "ROUNDS": str(rounds)})
+
+    def version(self, client) -> str:
+        return client.k6_version()
+
+
+def environment(spec, seconds: int) -> dict[str, str]:
+    """The variables an app's k6 script reads (workloads/mix.js documents them)."""
+    env = {"BASE_URL": spec.base_url, "MIX": json.dumps(spec.mix), "MODEL": spec.model,
+           "USERS": str(spec.users), "THINK_MS": str(spec.think_time_ms),
+           "WARMUP_S": "0", "TRIAL_S": str(seconds), "LINES": str(spec.lines),
+           "BULK_ROWS": str(spec.bulk_rows), "NOTE_CHARS": str(spec.note_chars),
+           "SCALE": str(spec.scale), "STREAM": str(spec.stream),
+           "STREAMS": str(spec.streams),
+           "REQUESTS_PER_CONNECTION": str(spec.requests_per_connection)}
+    if spec.model == "open":
+        env["RATE"] = str(int(spec.rate))
+        env["MAX_USERS"] = str(spec.max_users or 200)
+    return env
