@@ -205,7 +205,7 @@ def _webapp_problem(name: str, folder: Path, relative: str) -> str | None:
 
 
 def available(root: Path | None = None) -> list[str]:
-    base = Path(root or layout.REPO_ROOT) / "apps"
+    base = Path(root or layout.workspace()) / "apps"
     return sorted(p.name for p in base.iterdir() if (p / "app.toml").is_file()) \
         if base.is_dir() else []
 
@@ -232,10 +232,10 @@ def _image_app_name(root: str) -> str:
 
 
 def load(name: str, root: Path | None = None) -> App:
-    """The app called ``name`` in the workspace ``root`` (this checkout by default); AppError
+    """The app called ``name`` in the workspace ``root`` (layout.workspace()); AppError
     names what is wrong and what is allowed. The app the images carry is found in this
     checkout when the workspace has no folder of that name: it comes with the images."""
-    return _load(name, str(Path(root or layout.REPO_ROOT)))
+    return _load(name, str(Path(root or layout.workspace())))
 
 
 def _read_toml(toml_path: Path) -> dict:
@@ -323,9 +323,11 @@ def _image_built(name: str, root: str, folder: Path, data: dict, problems: list[
         problems.append("smoke: required, the transactions a smoke test runs (a list of names)")
     if problems:
         raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
-    # The mixes file is the workspace's (a recipe's checks read it there); a run cannot start
+    # The mixes file is the workspace's if it has one (it may name mixes of its own: the script
+    # reads each mix's weights from the engine), else this checkout's. A run cannot start
     # without it, but a recipe check says so on the recipe's own mix key (mixes_trouble).
-    mixes, trouble = _mixes_file(Path(root), data["mixes_file"])
+    mixes_root = Path(root) if (Path(root) / data["mixes_file"]).exists() else layout.REPO_ROOT
+    mixes, trouble = _mixes_file(mixes_root, data["mixes_file"])
     inputs = tuple(f"apps/{name}/{path}" for path in data.get("inputs", ()))
     return App(name, data["context_root"], data["workload"], mixes, tuple(smoke), folder,
                inputs=inputs, artifact="image", mixes_from=f"the keys of {data['mixes_file']}",

@@ -11,11 +11,12 @@ unless --debug is given.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
 
-from . import api, report
+from . import api, layout, report
 from .errors import EXIT_CODES, classify
 from .recipe import RecipeError, profile_defaults
 from .store import ResultError
@@ -23,6 +24,13 @@ from .store import ResultError
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.workspace is not None:  # an environment variable, so notebooks and runs see it too
+        if not (args.workspace / "recipes").is_dir():
+            print(f"tuninglab: --workspace {args.workspace}: no recipes/ folder there; allowed: a "
+                  f"folder holding recipes/ (and apps/, server-modules/, results/ as needed)",
+                  file=sys.stderr)
+            return EXIT_CODES["input"]
+        os.environ[layout.WORKSPACE_ENV] = str(args.workspace.resolve())
     try:
         return args.handler(args)
     except BaseException as exc:  # noqa: BLE001 - every failure ends in a message and a code
@@ -38,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tuninglab", description=__doc__.splitlines()[0])
     p.add_argument("--debug", action="store_true", help="print the traceback of an error")
+    p.add_argument("--workspace", type=Path, default=None, metavar="DIR",
+                   help="the folder of your recipes/, apps/ and results/ (default: this "
+                        "checkout, or $TUNINGLAB_WORKSPACE)")
     sub = p.add_subparsers(required=True, metavar="command")
 
     c = sub.add_parser("list", help="list the recipes and their latest full-profile verdicts")
@@ -147,7 +158,6 @@ def _clean(args) -> int:
 
 def _list(args) -> int:
     """Every recipe folder; a broken one is listed as broken, with its first problem."""
-    from . import layout
     from .recipe import scan_recipes
     rows = [("id", "area", "change", "source", "latest full verdict")]
     broken = 0
@@ -177,7 +187,7 @@ def _list(args) -> int:
 def _validate(args) -> int:
     """Every check that needs no running stack: the recipe file, every change and baseline
     file with the run's own parser, CPUs and memory; with an engine, the images too."""
-    from . import layout, preflight
+    from . import preflight
     from .recipe import scan_recipes
     if args.ids:
         found = []
@@ -229,7 +239,7 @@ def _run(args) -> int:
 
 def _stale(args) -> int:
     """Stale recipe ids on stdout (for scripts/publish.sh), each with its reason on stderr."""
-    from . import layout, staleness
+    from . import staleness
     recipes = [api.get_recipe(i) for i in args.ids] if args.ids else api.list_recipes()
     inputs = staleness.stack_inputs_hash()
     for recipe in recipes:

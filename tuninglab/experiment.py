@@ -173,7 +173,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         earlier = store.repeats(out, results_dir or layout.results_dir())
         path = store.write_result(out, results_dir or layout.results_dir())
         out["_path"] = str(path)
-        shown = path.relative_to(layout.REPO_ROOT) if path.is_relative_to(layout.REPO_ROOT) else path
+        home = layout.workspace()
+        shown = path.relative_to(home) if path.is_relative_to(home) else path
         say(f"stored {shown}")
         if earlier:
             say(f"this run repeats {len(earlier)} stored run(s) of the same recipe files, commit, "

@@ -1,6 +1,10 @@
-"""Where the project's files are: the repository root and its well-known folders.
+"""Where the project's files are: the library's checkout, and the workspace a user works in.
 
-The library is installed editable from the repository, so the root is the package's parent.
+The library is installed editable from its repository, so its root (``REPO_ROOT``) is the
+package's parent: the images, the workloads and the app baked into the images live there. A
+**workspace** owns what a user adds and measures: ``recipes/``, ``apps/``, ``server-modules/``
+and ``results/``. It is this checkout unless ``TUNINGLAB_WORKSPACE`` (``tuninglab --workspace
+DIR``) names another folder, so a user's own apps and recipes never go into the library's tree.
 `TUNINGLAB_RESULTS_DIR` redirects where results are written (tests use a temporary folder so a
 test run never adds files to the repository's `results/`).
 """
@@ -10,10 +14,17 @@ import os
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+WORKSPACE_ENV = "TUNINGLAB_WORKSPACE"
+
+
+def workspace() -> Path:
+    """The folder holding the recipes, apps, server modules and results a run uses."""
+    override = os.environ.get(WORKSPACE_ENV)
+    return Path(override).resolve() if override else REPO_ROOT
 
 
 def recipes_dir() -> Path:
-    return REPO_ROOT / "recipes"
+    return workspace() / "recipes"
 
 
 def workloads_dir() -> Path:
@@ -22,7 +33,7 @@ def workloads_dir() -> Path:
 
 def results_dir() -> Path:
     override = os.environ.get("TUNINGLAB_RESULTS_DIR")
-    return Path(override) if override else REPO_ROOT / "results"
+    return Path(override) if override else workspace() / "results"
 
 
 def cache_dir() -> Path:

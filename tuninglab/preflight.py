@@ -462,6 +462,6 @@ def _shown(path) -> str:
         return "?"
     path = Path(path)
     try:
-        return path.resolve().relative_to(layout.REPO_ROOT).as_posix()
+        return path.resolve().relative_to(layout.workspace()).as_posix()
     except ValueError:
         return str(path)

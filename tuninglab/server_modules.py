@@ -49,11 +49,11 @@ class ServerModule:
 
 
 def module_dir(folder: str, root: Path | None = None) -> Path:
-    return Path(root or layout.REPO_ROOT) / "server-modules" / folder
+    return Path(root or layout.workspace()) / "server-modules" / folder
 
 
 def available(root: Path | None = None) -> list[str]:
-    base = Path(root or layout.REPO_ROOT) / "server-modules"
+    base = Path(root or layout.workspace()) / "server-modules"
     return sorted(p.name for p in base.iterdir() if (p / "module.xml").is_file()) \
         if base.is_dir() else []
 

@@ -291,11 +291,20 @@ def test_kind_none_is_allowed_with_expected_no_change(tree):
     assert recipe.change.is_none and recipe.change.file is None
 
 
-def test_missing_mixes_file_is_reported_on_the_mix_key(tree):
-    (tree.root / "workloads" / "mixes.json").unlink()
+def test_an_unreadable_mixes_file_is_reported_on_the_mix_key(tree):
+    (tree.root / "workloads" / "mixes.json").write_text("{ not json")
 
     assert f"{SAMPLE_TOML}: workload.mix: cannot check 'default': workloads/mixes.json " \
-           "not found" in error_of(tree.sample)
+           "unreadable" in error_of(tree.sample)
+
+
+def test_a_workspace_without_a_mixes_file_uses_the_library_s(tree):
+    """A user's workspace holds recipes and apps; the mixes of the images' app come with the
+    images (this checkout) unless the workspace names mixes of its own."""
+    (tree.root / "workloads" / "mixes.json").unlink()
+    text = tree.sample_toml.read_text()
+    tree.sample_toml.write_text(text.replace('mix = "default"', 'mix = "read-mostly"'))
+    assert load_recipe(tree.sample).workload.mix == "read-mostly"
 
 
 def test_not_a_recipe_path(tree):
