@@ -125,5 +125,19 @@ def test_the_time_table_sets_runs_on_a_warm_stack_against_new_ones():
     assert "1 of them ran on a stack taken over warm" in text
     assert "first warm-up 3.0 min at the median, against 0.3 and 3.9 min on a new stack (2 runs)" \
         in text
+    assert "Re-measuring all 3 recipes one after another would take about 0.4 h" in text
     results["b"]["provenance"]["stack_origin"]["taken_over"] = False
     assert "taken over warm" not in time_table.render(site)
+
+
+def test_a_result_block_says_its_stack_was_taken_over_warm_and_from_which_run():
+    from tuninglab.site import result_block
+    result = {"warmup": {"app-1": {"windows": [{"seconds": 5}], "steady": {"app-1": True}}},
+              "provenance": {"stack_origin": {"taken_over": True,
+                                              "served_before": ["aa-noise/20261128T044659Z"],
+                                              "nodes_kept_warm": ["app-1", "app-2"]}}}
+    text = result_block._warmup_text(result)
+    assert "taken over warm from 1 earlier run(s), the last `aa-noise/20261128T044659Z` " \
+           "(app-1, app-2 kept running)" in text
+    result["provenance"]["stack_origin"]["taken_over"] = False
+    assert "taken over" not in result_block._warmup_text(result)

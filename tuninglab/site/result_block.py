@@ -187,6 +187,12 @@ def _warmup_text(result: dict) -> str:
             state = results.warmup_state(w)
             parts.append(f"{node} {'NOT steady' if state == 'not steady' else state} after "
                          f"{seconds:.0f} s")
+    origin = (result.get("provenance") or {}).get("stack_origin") or {}
+    served = origin.get("served_before") or []
+    if origin.get("taken_over") and served:  # stackpool.py: the JVMs were warm already
+        parts.append(f"on a stack taken over warm from {len(served)} earlier run(s), the last "
+                     f"{code(served[-1])} ({', '.join(origin.get('nodes_kept_warm') or [])} kept "
+                     f"running)")
     return "; ".join(parts)
 
 

@@ -38,7 +38,18 @@ def render(site) -> str:
     lines += ["", f"A whole run took {statistics.median(walls) / 60:.1f} min at the median "
                   f"({min(walls) / 60:.1f} to {max(walls) / 60:.1f})."]
     lines += _warm_lines(timed)
+    lines += _catalogue_lines(runs)
     return "\n".join(lines) + "\n"
+
+
+def _catalogue_lines(runs: list[dict]) -> list[str]:
+    """What re-measuring every recipe one after another costs, at its newest run's time."""
+    walls = [p["wall_s"] for p in runs if p.get("wall_s")]
+    if not walls:
+        return []
+    return ["", f"Re-measuring all {len(walls)} recipes one after another would take about "
+                f"{sum(walls) / 3600:.1f} h at the wall time of each one's newest published "
+                f"run."]
 
 
 def _warm_lines(timed: list[dict]) -> list[str]:
