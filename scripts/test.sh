@@ -22,6 +22,18 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+# actionlint checks the workflow files under .github/ (tests/site/test_workflows.py). It is a
+# tool of the tests, not of the stack, so it is built here (once, about a minute of Go) and its
+# version is not in scripts/lib/versions.sh, whose every change stales the published results.
+ACTIONLINT_VERSION=v1.7.12
+tools="${TUNINGLAB_CACHE:-$HOME/.cache/tuninglab}/bin"
+if ! go version -m "$tools/actionlint" 2>/dev/null | grep -q "mod.*github.com/rhysd/actionlint.*$ACTIONLINT_VERSION"; then
+  echo "test: building actionlint $ACTIONLINT_VERSION for the workflow check"
+  mkdir -p "$tools"
+  GOBIN="$tools" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION" \
+    || echo "test: actionlint could not be built; the workflow test will say so" >&2
+fi
+
 results="$(mktemp -d)"
 # Stacks parked for reuse by the notebooks never outlive the test command.
 trap 'rm -rf "$results"; .venv/bin/tuninglab clean >/dev/null 2>&1 || true' EXIT
