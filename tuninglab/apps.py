@@ -223,8 +223,9 @@ def _known(root: str) -> list[str]:
 
 @lru_cache(maxsize=None)
 def _image_app_name(root: str) -> str:
-    found = [name for name in available(Path(root)) if _read_toml(Path(root) / "apps" / name
-                                                                  / "app.toml").get("artifact") == "image"]
+    apps_dir = Path(root) / "apps"
+    found = [name for name in available(Path(root))
+             if _read_toml(apps_dir / name / "app.toml").get("artifact") == "image"]
     if len(found) != 1:
         raise AppError(f"apps/*/app.toml: exactly one app is baked into the images "
                        f"(artifact = \"image\"); found: {', '.join(found) or 'none'}")
@@ -291,7 +292,8 @@ def _load(name: str, root: str) -> App:
     if problems:
         raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
     transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
-    script = driver.script if driver is not None else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}"
+    script = (driver.script if driver is not None
+              else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}")
     return App(name, data["context_root"], script,
                mixes, transactions, folder, data["webapp"], data["workload"],
                inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
@@ -314,8 +316,9 @@ def _image_built(name: str, root: str, folder: Path, data: dict, problems: list[
     for key in ("context_root", "workload", "mixes_file"):
         if not isinstance(data.get(key), str) or not data[key]:
             problems.append(f"{key}: required, a non-empty string")
-    if not isinstance(data.get("inputs", []), list) or not all(
-            isinstance(p, str) and p and not p.startswith(("/", ".")) for p in data.get("inputs", [])):
+    inputs = data.get("inputs", [])
+    if not isinstance(inputs, list) or not all(
+            isinstance(p, str) and p and not p.startswith(("/", ".")) for p in inputs):
         problems.append("inputs: the files and folders of the app the images are built from "
                         "(paths inside its folder)")
     smoke = data.get("smoke")
