@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -145,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
               "clean commit: commit first", file=sys.stderr)
         return 2
     state_path.parent.mkdir(parents=True, exist_ok=True)
+    # A queue started in the background ignores SIGINT (the shell sets it so), and Python ends
+    # on SIGTERM without running ``finally``: both now stop the queue the way Ctrl-C does, so
+    # that the parked stack is removed (28 November 2026: a stopped queue left it to `clean`).
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     try:
         _run_queue(root, results_dir, state_path, queue, state, recipes, estimates)
     finally:  # a warm stack outlives its run only to serve the next one in this queue
@@ -155,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"publish: done; {len(state['done']) - len(state['failed'])} committed, "
           f"{len(state['failed'])} failed{': ' + ', '.join(state['failed']) if state['failed'] else ''}")
     return 1 if state["failed"] else 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt(f"publish: stopped by signal {signum}")
 
 
 def _clear_parked_stacks() -> None:
