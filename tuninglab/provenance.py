@@ -111,13 +111,13 @@ def wildfly_derived(stack: Stack, node: str) -> dict:
 
 def versions(stack: Stack, node: str) -> dict:
     m = stack.management_of(node)
+    driver = driver_for(stack.app_under_test)
     return {
         "wildfly": f"{m.read_attribute([], 'product-name')} {m.read_attribute([], 'product-version')}",
         "postgresql": stack.db.setting("server_version"),
         "jdk": m.read_resource(RUNTIME, runtime=True).get("spec-version"),
         # the load driver's own version, under its name ("k6": drivers.DRIVERS)
-        driver_for(stack.app_under_test).name: driver_for(stack.app_under_test).version(
-            stack.loadgen),
+        driver.name: driver.version(stack.loadgen),
         "tuninglab": metadata.version("tuninglab"),
     }
 

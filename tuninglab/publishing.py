@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     try:
-        _run_queue(root, results_dir, state_path, queue, state, recipes, estimates)
+        _run_queue(root, results_dir, state_path, queue, state, recipes, estimates, left)
     finally:  # a warm stack outlives its run only to serve the next one in this queue
         _clear_parked_stacks()
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
@@ -181,8 +181,8 @@ def _clear_parked_stacks() -> None:
 
 
 def _run_queue(root: Path, results_dir: Path, state_path: Path, queue: list[str], state: dict,
-               recipes: dict, estimates: dict) -> None:
-    left = sum(estimates[i] for i in queue)  # by place: a repeated recipe counts each time
+               recipes: dict, estimates: dict, left: float) -> None:
+    """Run the queue's recipes in order; ``left``: its estimated seconds, counted down."""
     for n, recipe_id in enumerate(queue, start=1):
         state_path.write_text(json.dumps(state, indent=2), encoding="utf-8")
         recipe = recipes[recipe_id]
