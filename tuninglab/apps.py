@@ -19,6 +19,17 @@ role (``[datasources] <role> = "<WildFly data-source name>"``: what telemetry, p
 change kinds and the safety rules read), its database, the endpoint that reports its
 configuration as it runs, its smoke set and the load models its script drives.
 
+What a user's app needs of the server and the database, it brings along:
+
+- ``server_setup``: a jboss-cli file of its folder (the subset jboss_cli.py reads: ``add`` and
+  ``write-attribute`` lines) that creates what it expects to find: its data sources, JMS
+  destinations, system properties. A node applies it through the management API once it has
+  booted, and only then deploys the app (stack.py), so the app never meets a server without
+  them; its archives wait in HELD_DIR until then instead of the scanner's folder.
+- ``seed``: SQL files of its folder, loaded in order into its ``database`` (which the lab
+  creates), and baked into an image of the lab's PostgreSQL once per seed (seeding.py): every
+  database of a stack starts from the same data in about a second.
+
 An app may be deployed more than once on every node (``[deployments.<name>]``): the same web
 app with a few files of its own (an overlay folder, e.g. a ``WEB-INF/distributable-web.xml``
 naming another session cache) under another context root. Two configurations then live side
@@ -39,13 +50,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from . import layout
+from . import jboss_cli, layout
 from .drivers import DRIVERS
 
 __all__ = ["App", "AppError", "Deployment", "load", "available", "image_app", "DEPLOYMENTS_DIR",
-           "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES", "MODELS", "archive_suffix"]
+           "HELD_DIR", "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES", "MODELS", "archive_suffix"]
 
 DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
+# Where a node keeps the archives of an app with a server set-up until the set-up is applied
+# (the scanner does not look there; stack.py deploys them through the management API).
+HELD_DIR = "/opt/tuninglab/apps"
 LOADGEN_APPS_DIR = "/apps"  # where an app's workload script goes in the load generator
 ARTIFACTS = ("folder", "image")  # where the nodes get an app from (see above)
 MODELS = ("closed", "open")  # the load models a k6 script may drive (workloads/mix.js)
@@ -94,6 +108,8 @@ class App:
     driver: str = "k6"  # what sends it its load (drivers.DRIVERS)
     mixes_from: str = ""  # where its mixes are named, for messages
     mixes_trouble: str = ""  # why its mixes file could not be read ("": it could)
+    server_setup: str = ""  # a jboss-cli file of its folder, applied before it deploys
+    seed: tuple[str, ...] = ()  # SQL files of its folder, loaded in order into ``database``
 
     @property
     def built_in(self) -> bool:
@@ -151,10 +167,30 @@ class App:
         return _tree(self.folder / deployment.overlay) if deployment.overlay else {}
 
     def node_files(self) -> dict[str, bytes]:
-        """What a node gets before it boots: every deployment's WAR in its deployments folder."""
+        """What a node gets before it boots: every deployment's WAR in its deployments folder,
+        or, for an app with a server set-up, where they wait for it (held_archives)."""
         if self.built_in:
             return {}
-        return {f"{DEPLOYMENTS_DIR}/{d.war_name}": self.war(d) for d in self.deployments}
+        folder = HELD_DIR if self.server_setup else DEPLOYMENTS_DIR
+        return {f"{folder}/{d.war_name}": self.war(d) for d in self.deployments}
+
+    def held_archives(self) -> dict[str, str]:
+        """An app with a server set-up: each archive's name and its path on a node, to deploy
+        once the set-up is applied (stack.py); none for an app the scanner deploys at boot."""
+        if self.built_in or not self.server_setup:
+            return {}
+        return {d.war_name: f"{HELD_DIR}/{d.war_name}" for d in self.deployments}
+
+    def setup_operations(self) -> list:
+        """The server set-up's operations (jboss_cli.Operation), in the file's order."""
+        if not self.server_setup:
+            return []
+        return jboss_cli.parse_text((self.folder / self.server_setup).read_text(encoding="utf-8"),
+                                    f"apps/{self.name}/{self.server_setup}")
+
+    def seed_files(self) -> list[tuple[str, bytes]]:
+        """The seed's SQL files, in loading order: (path in the app's folder, bytes)."""
+        return [(path, (self.folder / path).read_bytes()) for path in self.seed]
 
     def loadgen_files(self) -> dict[str, bytes]:
         """What the load generator needs to drive it: its k6 script (none for an app whose
@@ -264,7 +300,7 @@ def _load(name: str, root: str) -> App:
     if artifact not in ARTIFACTS:
         raise AppError(f"apps/{name}/app.toml: artifact: {artifact!r}; allowed: "
                        f"{', '.join(ARTIFACTS)}")
-    problems = _described_problems(data)
+    problems = _described_problems(data) + _brought_problems(name, folder, data)
     if artifact == "image":
         return _image_built(name, root, folder, data, problems)
     for key in ("context_root", "webapp", "workload"):
@@ -382,7 +418,37 @@ def _described_problems(data: dict) -> list[str]:
 def _described(data: dict) -> dict:
     return {"datasources": dict(data.get("datasources", {})), "database": data.get("database", ""),
             "config_endpoint": data.get("config_endpoint", ""),
-            "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6")}
+            "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6"),
+            "server_setup": data.get("server_setup", ""), "seed": tuple(data.get("seed", ()))}
+
+
+def _brought_problems(name: str, folder: Path, data: dict) -> list[str]:
+    """What is wrong with what an app brings along (see the module's text): its server set-up
+    must be a file the lab can read operation by operation, its seed SQL files of its folder
+    for a database it names."""
+    problems = []
+    setup = data.get("server_setup")
+    if setup is not None:
+        if not isinstance(setup, str) or not setup or not (folder / setup).is_file():
+            problems.append(f"server_setup: {setup!r} is not a file in apps/{name}/; allowed: "
+                            f"a jboss-cli file of the app's folder")
+        else:
+            try:
+                jboss_cli.parse_text((folder / setup).read_text(encoding="utf-8"),
+                                     f"apps/{name}/{setup}")
+            except (jboss_cli.CliSyntaxError, UnicodeDecodeError) as error:
+                problems.append(f"server_setup: {error}")
+    seed = data.get("seed")
+    if seed is not None:
+        if not isinstance(seed, list) or not seed or not all(
+                isinstance(p, str) and p.endswith(".sql") for p in seed):
+            problems.append("seed: a list of .sql files of the app's folder, loaded in order")
+        else:
+            problems += [f"seed: {p!r} is not a file in apps/{name}/" for p in seed
+                         if not (folder / p).is_file()]
+        if not data.get("database"):
+            problems.append("seed: needs database, the name of the database it is loaded into")
+    return problems
 
 
 # What a deployment may say of its sessions, each key's allowed values (checked by a run).

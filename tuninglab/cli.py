@@ -102,7 +102,38 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("clean", help="remove stacks parked for reuse and leftovers of dead runs")
     c.set_defaults(handler=_clean)
+
+    c = sub.add_parser("init", help="write a workspace of your own into a new folder: an "
+                                    "example app and three recipes to run on it")
+    c.add_argument("folder", type=Path)
+    c.set_defaults(handler=_init)
+
+    c = sub.add_parser("app", help="what an app of the workspace does on a node")
+    app_sub = c.add_subparsers(required=True, metavar="action")
+    a = app_sub.add_parser("check", help="boot one node with the app, run its smoke set and "
+                                         "print what the server logged about its deployment")
+    a.add_argument("name")
+    a.add_argument("--profile", choices=tuple(profile_defaults()), default="quick",
+                   help="boot the node as this profile's runs do")
+    a.set_defaults(handler=_app_check)
     return p
+
+
+def _init(args) -> int:
+    from . import scaffold
+    written = scaffold.init(args.folder)
+    print(f"init: wrote {len(written)} files into {args.folder}; next:\n"
+          f"  tuninglab --workspace {args.folder} app check shop\n"
+          f"  tuninglab --workspace {args.folder} run shop-task-threads\n"
+          f"({args.folder}/README.md says how to put your own app in the example's place)")
+    return 0
+
+
+def _app_check(args) -> int:
+    from . import appcheck
+    appcheck.check(args.name, layout.workspace(), args.profile,
+                   progress=lambda line: print(line, flush=True))
+    return 0
 
 
 def _flags(args) -> int:

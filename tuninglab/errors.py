@@ -42,19 +42,22 @@ def classify(exc: BaseException) -> Failure:
     """The failure class of an exception, with a message for the user."""
     import docker.errors
 
+    from .apps import AppError
     from .changes.checks import ChangeNotEffective
     from .cluster import ClusterError, ClusterInputError
     from .containers import StartupError
     from .images import ImageMissingError
     from .load import SmokeTestFailed
     from .recipe import RecipeError
+    from .scaffold import InitError
     from .store import ResultError, ResultExistsError
     from .warmup import WarmUpFailed
 
     if isinstance(exc, KeyboardInterrupt):
         return Failure("interrupted", f"interrupted ({str(exc) or 'Ctrl-C'}); the run's containers "
                                       f"were removed and no result was stored")
-    if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError)):
+    if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError, AppError,
+                        InitError)):
         return Failure("input", str(exc))
     if isinstance(exc, ResultExistsError):
         return Failure("environment", str(exc))

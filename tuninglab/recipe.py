@@ -58,7 +58,8 @@ __all__ = [
     "recipe_schema",
 ]
 
-AREAS = ("method", "guide", "thesis", "articles")
+# The site's sections, and "own": the recipes of a workspace of your own (tuninglab init)
+AREAS = ("method", "guide", "thesis", "articles", "own")
 RECIPE_FILE = "recipe.toml"
 SCHEMA_PATH = Path(__file__).with_name("recipe.schema.json")
 PROFILES_PATH = Path(__file__).with_name("profiles.toml")

@@ -30,10 +30,10 @@ from urllib.parse import urlparse
 import docker
 from testcontainers.core.network import Network
 
-from . import apps, cgroups, cleanup, images, interference, stackpool
-from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, WildFlyNode,
-                         read_image_file)
-from .management import ManagementClient
+from . import apps, cgroups, cleanup, images, interference, seeding, stackpool
+from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
+                         WildFlyNode, read_image_file)
+from .management import ManagementClient, ManagementError
 from .together import together
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
@@ -154,6 +154,7 @@ class Stack:
         self._management: dict[str, ManagementClient] = {}
         self._meters: dict[str, cgroups.ContainerMeter] = {}
         self.image_ids: dict[str, str] = {}
+        self.db_image = images.DB  # or the app under test's seed baked in (seeding.py)
         self.started_in_s: float | None = None
         self.local_engine = _engine_is_local()
         self._engine_cpus: int | None = None
@@ -180,6 +181,10 @@ class Stack:
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
         self.scope = cleanup.RunScope(self.client).__enter__()
+        self.db_image = seeding.image_for(self.client, self.app_under_test,
+                                          self.scope.labels("seed"), self.progress)
+        if self.db_image != images.DB:  # another database image: another kind of stack
+            self.image_ids.update(images.require_images(self.client, [self.db_image]))
         # The key is taken now, from the images every stack has: a balancer added later adds
         # its image id, not its kind (pool_extra says that).
         self._key = stackpool.key(self.config, self.initial_nodes, self.image_ids,
@@ -345,7 +350,7 @@ class Stack:
     def _new_databases(self) -> list[PostgresNode]:
         config = self.config
         self.databases = {
-            name: (PostgresNode().on(self.network, name).with_cpuset(config.db_cpuset)
+            name: (PostgresNode(self.db_image).on(self.network, name).with_cpuset(config.db_cpuset)
                    .with_cpu_quota(config.db_cpus, CPU_PERIOD_US).with_memory(config.db_memory)
                    .with_labels(self.scope.labels(name)))
             for name in config.databases}
@@ -571,6 +576,33 @@ class Stack:
             client = ManagementClient(container.management_url())
             client.wait_running()
             self._management[name] = client
+            self._deploy_held(name, nodes[name])
+
+    def _deploy_held(self, name: str, config: NodeConfig) -> None:
+        """The apps of a node that bring a server set-up (apps.App.server_setup): the set-up
+        applied through the management API (reloaded if an operation asks for it), then their
+        archives deployed from where they waited. A failure is a StartupError with WildFly's
+        own message, the file, and the end of the node's log."""
+        for app in (apps.load(a, self.workspace) for a in config.apps):
+            held = app.held_archives()
+            if not held:
+                continue
+            management, step = self._management[name], f"apps/{app.name}/{app.server_setup}"
+            try:
+                reload = False
+                for operation in app.setup_operations():
+                    step = operation.where
+                    reload |= management.execute(operation.name, list(operation.address),
+                                                 **operation.params).needs_reload
+                if reload:
+                    management.reload()
+                for archive, path in held.items():
+                    step = f"deploying {archive} (apps/{app.name})"
+                    management.execute("add", [("deployment", archive)], enabled=True,
+                                       content=[{"path": path, "archive": True}])
+            except ManagementError as error:
+                raise StartupError(f"{name}: {step}: {error}\n--- last log lines ---\n"
+                                   f"{self.nodes[name].tail_logs()}") from None
 
 
 def _cfs_quota(cpus: float | None) -> int:

@@ -3,8 +3,15 @@ summary follows a marker in its output (containers.LoadGenerator.k6_run)."""
 from __future__ import annotations
 
 import json
+import posixpath
+from pathlib import Path
 
-__all__ = ["K6", "environment"]
+__all__ = ["K6", "environment", "CONTRACT_MODULE"]
+
+# The summary contract as a module an app's script imports (k6_contract.js); installed beside
+# every app script the driver installs, under this name.
+CONTRACT_MODULE = "tuninglab-contract.js"
+_CONTRACT = Path(__file__).with_name("k6_contract.js")
 
 
 class K6:
@@ -13,7 +20,8 @@ class K6:
     def install(self, client, app) -> None:
         files = app.loadgen_files()  # none when the image holds the script
         if files:
-            client.put_files(files)
+            beside = posixpath.join(posixpath.dirname(app.script), CONTRACT_MODULE)
+            client.put_files({**files, beside: _CONTRACT.read_bytes()})
 
     def run(self, client, spec, seconds: int) -> dict:
         return client.k6_run(spec.app.script, environment(spec, seconds))
