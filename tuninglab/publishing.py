@@ -76,15 +76,76 @@ def _execute(notebook: Path) -> bool:
     """Run the notebook in the full profile into a temporary copy; replace the published one
     only when the run succeeded. The run may take over the stack the previous one parked."""
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook",
-                               "--execute", "--output-dir", tmp,
-                               "--ExecutePreprocessor.timeout=3600", str(notebook)],
-                              env={**os.environ, "TUNINGLAB_PROFILE": "full",
-                                   stackpool.ENV: "1"}, check=False)
-        if done.returncode != 0:
+        process = subprocess.Popen([sys.executable, "-m", "jupyter", "nbconvert", "--to",
+                                    "notebook", "--execute", "--output-dir", tmp,
+                                    "--ExecutePreprocessor.timeout=3600", str(notebook)],
+                                   env={**os.environ, "TUNINGLAB_PROFILE": "full",
+                                        stackpool.ENV: "1"})
+        try:
+            returncode = process.wait()
+        except KeyboardInterrupt:
+            stop_tree(process)
+            raise
+        if returncode != 0:
             return False
         (notebook).write_bytes((Path(tmp) / notebook.name).read_bytes())
     return True
+
+
+# How long an interrupted run may take to remove its containers before it is made to stop.
+STOP_GRACE_S = 120.0
+
+
+def stop_tree(process: subprocess.Popen, grace_s: float = STOP_GRACE_S) -> None:
+    """Stop a notebook's execution the way Ctrl-C stops a run: SIGINT to every process below
+    it first. Jupyter starts its kernel in a session of its own, so a signal to the queue
+    never reaches the kernel, which went on measuring after its queue had stopped (28 November
+    2026). Interrupted, the run in the kernel removes its containers and stores nothing; after
+    ``grace_s`` whatever is left is terminated."""
+    below = _descendants(process.pid)
+    for pid in below:
+        _signal(pid, signal.SIGINT)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and any(_alive(pid) for pid in below):
+        time.sleep(0.2)
+    for pid in [*below, process.pid]:
+        _signal(pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children first), from /proc."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has stopped; it waits for its parent to be reaped
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
 
 
 def _commit(root: Path, recipe: Recipe, notebook: Path, new: list[Path], minutes: float) -> str:

@@ -142,3 +142,38 @@ def test_a_result_block_says_its_stack_was_taken_over_warm_and_from_which_run():
            "(app-1, app-2 kept running)" in text
     result["provenance"]["stack_origin"]["taken_over"] = False
     assert "taken over" not in result_block._warmup_text(result)
+
+
+def test_stopping_a_notebook_interrupts_a_kernel_that_runs_in_a_session_of_its_own(tmp_path):
+    """Jupyter starts its kernel with a session of its own, out of reach of the queue's
+    signals: stop_tree must find it and interrupt it (its run then removes its containers),
+    and terminate the rest only after that."""
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    from tuninglab import publishing
+
+    marker = tmp_path / "interrupted"
+    kernel = textwrap.dedent(f"""
+        import pathlib, time
+        try:
+            time.sleep(60)
+        except KeyboardInterrupt:
+            pathlib.Path({str(marker)!r}).write_text("cleaned up")
+    """)
+    parent = textwrap.dedent(f"""
+        import subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c", {kernel!r}], start_new_session=True)
+        time.sleep(60)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", parent])
+    deadline = time.monotonic() + 20
+    while not publishing._descendants(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)  # the kernel has entered its sleep
+    [kernel_pid] = publishing._descendants(process.pid)
+    publishing.stop_tree(process, grace_s=10)
+    assert marker.read_text() == "cleaned up"
+    assert process.poll() is not None and not publishing._alive(kernel_pid)
