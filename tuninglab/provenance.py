@@ -12,7 +12,7 @@ import socket
 import subprocess
 from importlib import metadata
 
-from . import apps, layout
+from . import layout
 from .drivers import driver_for
 from .management import ManagementError
 from .management import PLATFORM_GC as GC
@@ -97,9 +97,8 @@ def wildfly_derived(stack: Stack, node: str) -> dict:
                 [("subsystem", "ejb3"), ("strict-max-bean-instance-pool", pool)], runtime=True)
         except ManagementError:
             pass  # standalone.xml has no MDB pool in use; record what exists
-    try:  # the app under test's own pool, or the image's app's (apps.App.datasource)
-        app = stack.app_under_test if stack.app_under_test.datasources else \
-            apps.image_app(stack.workspace)
+    try:  # the app under test's own pool, or the image's app's (Stack.app_declaring)
+        app = stack.app_declaring("datasources")
         out["datasource"] = {k: v for k, v in m.read_resource(
             [("subsystem", "datasources"), ("data-source", app.datasource())]).items()
             if k in ("min-pool-size", "max-pool-size", "initial-pool-size",

@@ -424,11 +424,16 @@ class Stack:
         image = apps.image_app(self.workspace)
         return sorted({*image.datasources.values(), *self.app_under_test.datasources.values()})
 
+    def app_declaring(self, key: str) -> apps.App:
+        """The app whose ``key`` (an apps.App field: ``datasources``, ``config_endpoint``) is
+        read: the app under test when it declares one, else the image's app, which every node
+        also deploys (the one that reads the tl.* properties)."""
+        return (self.app_under_test if getattr(self.app_under_test, key)
+                else apps.image_app(self.workspace))
+
     def config_endpoint(self) -> str:
-        """The URL path where an app reports the settings it runs with: the app under test's,
-        else the image's app's (the one that reads the tl.* properties; apps.App)."""
-        return (self.app_under_test.config_endpoint
-                or apps.image_app(self.workspace).config_endpoint)
+        """The URL path where an app reports the settings it runs with (app_declaring)."""
+        return self.app_declaring("config_endpoint").config_endpoint
 
     @property
     def app(self) -> WildFlyNode:
