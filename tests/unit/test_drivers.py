@@ -79,3 +79,35 @@ def test_an_app_naming_an_unknown_driver_is_refused(tmp_path):
     toml.write_text('driver = "jmeter"\n' + toml.read_text())  # a top-level key: before tables
     with pytest.raises(apps.AppError, match="driver: 'jmeter'; allowed: k6"):
         apps.load("sessioncart", tmp_path)
+
+
+class _BrokenScript(FakeDriver):
+    """A script that prints no summary, or one that is not the contract's."""
+
+    def __init__(self, failure):
+        super().__init__()
+        self.failure = failure
+
+    def smoke(self, client, spec, rounds):
+        if isinstance(self.failure, Exception):
+            raise self.failure
+        return self.failure
+
+
+@pytest.mark.parametrize("failure, said", [
+    (RuntimeError("k6 printed no summary: ReferenceError: lab is not defined"),
+     "RuntimeError: k6 printed no summary: ReferenceError"),
+    ({"trial_s": 1, "counts": {}}, "KeyError: 'transactions'"),
+])
+def test_a_load_script_that_breaks_the_contract_fails_the_smoke_test_naming_the_script(
+        monkeypatch, failure, said):
+    from tuninglab.errors import classify
+    monkeypatch.setitem(drivers.DRIVERS, "fake", _BrokenScript(failure))
+    app = replace(apps.load("sessioncart"), driver="fake")
+    with pytest.raises(load.SmokeTestFailed) as caught:
+        load.smoke_test("client", app=app)
+    message = str(caught.value)
+    assert message.startswith("sessioncart's load script (/apps/sessioncart/workload.js) did "
+                              "not give the fake driver a summary in the lab's contract")
+    assert said in message
+    assert classify(caught.value).exit_code == 3  # named before anything is measured
