@@ -108,6 +108,14 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("folder", type=Path)
     c.set_defaults(handler=_init)
 
+    c = sub.add_parser("port", help="copy a recipe of the lab's catalogue into your workspace "
+                                    "(recipes/own/) to run on one of its apps")
+    c.add_argument("id")
+    c.add_argument("--app", required=True, help="an app of the workspace (apps/<name>/)")
+    c.add_argument("--mix", default=None, help="one of the app's mixes (default: the recipe's "
+                                               "mix if the app has it, else 'default')")
+    c.set_defaults(handler=_port)
+
     c = sub.add_parser("app", help="what an app of the workspace does on a node")
     app_sub = c.add_subparsers(required=True, metavar="action")
     a = app_sub.add_parser("check", help="boot one node with the app, run its smoke set and "
@@ -126,6 +134,17 @@ def _init(args) -> int:
           f"  tuninglab --workspace {args.folder} app check shop\n"
           f"  tuninglab --workspace {args.folder} run shop-task-threads\n"
           f"({args.folder}/README.md says how to put your own app in the example's place)")
+    return 0
+
+
+def _port(args) -> int:
+    from . import porting
+    from .recipe import find_recipe
+    recipe = find_recipe(layout.REPO_ROOT, args.id)  # the catalogue's, whatever the workspace
+    folder = porting.port(recipe, args.app, layout.workspace(), args.mix)
+    print(f"port: {recipe.id} copied to {folder} to run on {args.app} (its recipe.toml's first "
+          f"line says what changed); next:\n  tuninglab --workspace {layout.workspace()} run "
+          f"{recipe.id}")
     return 0
 
 

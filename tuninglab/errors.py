@@ -49,6 +49,7 @@ def classify(exc: BaseException) -> Failure:
     from .images import ImageMissingError
     from .load import SmokeTestFailed
     from .recipe import RecipeError
+    from .porting import PortError
     from .scaffold import InitError
     from .store import ResultError, ResultExistsError
     from .warmup import WarmUpFailed
@@ -57,7 +58,7 @@ def classify(exc: BaseException) -> Failure:
         return Failure("interrupted", f"interrupted ({str(exc) or 'Ctrl-C'}); the run's containers "
                                       f"were removed and no result was stored")
     if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError, AppError,
-                        InitError)):
+                        InitError, PortError)):
         return Failure("input", str(exc))
     if isinstance(exc, ResultExistsError):
         return Failure("environment", str(exc))
