@@ -23,9 +23,12 @@ __all__ = ["check", "deployment_lines"]
 _DEPLOYMENT = re.compile(r"WFLYSRV0027|WFLYUT0021|WFLYSRV0010|WFLYJCA0001|WFLYCTL0013| (WARN|ERROR) ")
 
 
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # the console handler's colour codes
+
+
 def deployment_lines(log: str) -> list[str]:
-    """The lines of a server log that tell how its deployments went."""
-    return [line for line in log.splitlines() if _DEPLOYMENT.search(line)]
+    """The lines of a server log that tell how its deployments went, without colour codes."""
+    return [_COLOUR.sub("", line) for line in log.splitlines() if _DEPLOYMENT.search(line)]
 
 
 def check(name: str, workspace=None, profile: str = "quick",

@@ -130,8 +130,9 @@ def test_app_check_shows_what_the_server_said_about_deployments():
         "07:00:01,100 INFO  [org.jboss.as.connector] (MSC) WFLYJCA0098: Bound non-transactional data source",
         "07:00:02,000 ERROR [org.jboss.msc.service.fail] (MSC) MSC000001: Failed to start service",
         "07:00:03,000 INFO  [org.wildfly.extension.undertow] (MSC) WFLYUT0021: Registered web context: '/shop'",
-        "07:00:03,100 INFO  [org.jboss.as.server] (Controller) WFLYSRV0010: Deployed \"shop.war\"",
+        "\x1b[0m\x1b[0m07:00:03,100 INFO  [org.jboss.as.server] (Controller) WFLYSRV0010: Deployed \"shop.war\"",
     ])
     lines = appcheck.deployment_lines(log)
     assert [line.split(") ", 1)[1][:11] for line in lines] == [
         "WFLYSRV0027", "MSC000001: ", "WFLYUT0021:", "WFLYSRV0010"]
+    assert lines[-1].startswith("07:00:03,100 INFO")  # colour codes gone
