@@ -18,7 +18,7 @@ export default function () {
   let good = false;
   if (name === 'Browse') {
     res = http.get(`${lab.baseUrl}/products/${product}`, { timeout: '30s' });
-    good = res.status === 200 && res.json('id') === product;
+    good = res.status === 200 && res.json('id') === product && res.json('similar.#') === 10;
   } else {
     res = http.post(`${lab.baseUrl}/orders?product=${product}&quantity=1`, null, { timeout: '30s' });
     good = res.status === 200 && res.json('order') > 0;

@@ -1,12 +1,17 @@
 <%--
   The shop's two transactions, as JSON:
-    GET  /shop/products/<id>             Browse: the product and its five latest purchases
+    GET  /shop/products/<id>             Browse: the product, its five latest purchases and the
+                                         ten products closest to it in price (ranked in memory
+                                         over the whole catalogue, as a recommendation would be:
+                                         the server's own work per request, not the database's)
     POST /shop/orders?product=<id>&quantity=<n>   Order: a purchase recorded, the product's count raised,
                                          in one database transaction
   Any failure answers 500 with the reason, so the load script counts it as failed.
 --%><%@ page contentType="application/json; charset=UTF-8" trimDirectiveWhitespaces="true"
-    import="java.sql.*,javax.naming.InitialContext,javax.sql.DataSource" %><%!
+    import="java.sql.*,java.util.*,javax.naming.InitialContext,javax.sql.DataSource" %><%!
     private DataSource shop;
+    // The catalogue's prices by product id - 1, read once (prices never change here).
+    private volatile double[] prices;
 
     private DataSource dataSource() throws Exception {
         if (shop == null) {
@@ -21,6 +26,46 @@
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(what + " must be a whole number, got " + text);
         }
+    }
+
+    private double[] prices(Connection c) throws SQLException {
+        double[] known = prices;
+        if (known == null) {
+            List<Double> read = new ArrayList<>();
+            try (Statement all = c.createStatement();
+                 ResultSet rows = all.executeQuery("SELECT price FROM product ORDER BY id")) {
+                while (rows.next()) {
+                    read.add(rows.getDouble(1));
+                }
+            }
+            known = new double[read.size()];
+            for (int i = 0; i < known.length; i++) {
+                known[i] = read.get(i);
+            }
+            prices = known;
+        }
+        return known;
+    }
+
+    // The ten products whose price is closest to the product's, by sorting the whole catalogue.
+    private static String similar(final double[] prices, int id) {
+        final double target = prices[id - 1];
+        Integer[] order = new Integer[prices.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, new Comparator<Integer>() {
+            public int compare(Integer a, Integer b) {
+                return Double.compare(Math.abs(prices[a] - target), Math.abs(prices[b] - target));
+            }
+        });
+        StringBuilder ids = new StringBuilder();
+        for (int i = 0, n = 0; i < order.length && n < 10; i++) {
+            if (order[i] != id - 1) {
+                ids.append(n++ == 0 ? "" : ",").append(order[i] + 1);
+            }
+        }
+        return ids.toString();
     }
 
     private String browse(int id) throws Exception {
@@ -45,6 +90,11 @@
                     json.append(n == 0 ? "" : ",").append("{\"order\":").append(rows.getLong(1))
                         .append(",\"quantity\":").append(rows.getInt(2)).append('}');
                 }
+            }
+            double[] all = prices(c);
+            json.append("],\"similar\":[");
+            if (id <= all.length) {
+                json.append(similar(all, id));
             }
             return json.append("]}").toString();
         }
