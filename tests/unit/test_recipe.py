@@ -444,7 +444,7 @@ def test_schema_enums_match_the_library():
                      "deployment", "database-split", "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
-    assert list(AREAS) == ["method", "guide", "thesis", "articles"]
+    assert list(AREAS) == ["method", "guide", "thesis", "articles", "own"]  # own: a workspace's
 
 
 def test_schema_file_is_plain_json_shipped_next_to_the_module():
