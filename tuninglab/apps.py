@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import tomllib
 import zipfile
 from dataclasses import dataclass, field
@@ -448,6 +449,9 @@ def _brought_problems(name: str, folder: Path, data: dict) -> list[str]:
                          if not (folder / p).is_file()]
         if not data.get("database"):
             problems.append("seed: needs database, the name of the database it is loaded into")
+        elif not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", str(data["database"])):
+            problems.append(f"database: {data['database']!r}; allowed: a PostgreSQL name of "
+                            f"lower-case letters, digits and _ (the lab creates it)")
     return problems
 
 
