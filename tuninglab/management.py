@@ -48,6 +48,15 @@ def compilation_seconds(management: "ManagementClient") -> float:
     return management.read_attribute(PLATFORM_COMPILATION, "total-compilation-time") / 1000.0
 
 
+def apply_operation(management: "ManagementClient", op) -> Response:
+    """Write a parsed jboss-cli operation (jboss_cli.Operation: ``add`` with its parameters,
+    ``write-attribute`` or ``undefine-attribute`` with the attribute's name and value): what a
+    change file and an app's server set-up write."""
+    keys = {"write-attribute": ("name", "value"), "undefine-attribute": ("name",)}
+    params = op.params if op.name == "add" else {key: op.params[key] for key in keys[op.name]}
+    return management.execute(op.name, list(op.address), **params)
+
+
 def address_text(address: Address) -> str:
     return "/" + "/".join(f"{k}={v}" for k, v in address) if address else "/"
 

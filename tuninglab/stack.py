@@ -33,7 +33,7 @@ from testcontainers.core.network import Network
 from . import apps, cgroups, cleanup, images, interference, seeding, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
-from .management import ManagementClient, ManagementError
+from .management import ManagementClient, ManagementError, apply_operation
 from .together import together
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
@@ -540,7 +540,9 @@ class Stack:
             base = self._image_file(f"{CONFIG_DIR}/{derived.base}").decode("utf-8")
             node.with_boot_files({f"{CONFIG_DIR}/{config.server_config}":
                                   derived.derive(base).encode("utf-8"), **derived.files()})
-        for app in config.apps:  # deployed by the server's scanner as it boots
+        # deployed by the server's scanner as it boots, or, with a server set-up, after it
+        # (_deploy_held)
+        for app in config.apps:
             node.with_boot_files(apps.load(app, self.workspace).node_files())
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
@@ -597,8 +599,7 @@ class Stack:
                 reload = False
                 for operation in app.setup_operations():
                     step = operation.where
-                    reload |= management.execute(operation.name, list(operation.address),
-                                                 **operation.params).needs_reload
+                    reload |= apply_operation(management, operation).needs_reload
                 if reload:
                     management.reload()
                 for archive, path in held.items():

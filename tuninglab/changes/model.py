@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import requests
 
 from ..jboss_cli import Operation
-from ..management import ManagementClient, ManagementError
+from ..management import ManagementClient, ManagementError, apply_operation
 from .checks import ChangeNotEffective, Check, same
 
 __all__ = ["Recorded", "apply", "restore", "record", "read_back", "target", "model_differences",
@@ -60,17 +60,12 @@ def record(m: ManagementClient, ops: list[Operation]) -> dict[tuple, Recorded]:
 def apply(m: ManagementClient, op: Operation):
     """Write the operation; returns the server's response (its headers say whether a reload
     is needed)."""
+    if op.name not in ("add", "write-attribute", "undefine-attribute"):
+        return None
     try:
-        if op.name == "add":
-            return m.execute("add", list(op.address), **op.params)
-        if op.name == "write-attribute":
-            return m.execute("write-attribute", list(op.address), name=op.params["name"],
-                             value=op.params["value"])
-        if op.name == "undefine-attribute":
-            return m.execute("undefine-attribute", list(op.address), name=op.params["name"])
+        return apply_operation(m, op)
     except ManagementError as exc:
         raise ChangeNotEffective(f"{op.where}: {exc}") from exc
-    return None
 
 
 def restore(m: ManagementClient, op: Operation, before: Recorded | None):
