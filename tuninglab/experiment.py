@@ -43,6 +43,7 @@ from .recipe import Recipe, measured_hash, recipe_hash
 from .stack import TIERED, NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
 from .together import together
+from .window_length import WindowLength
 
 __all__ = ["Progress", "run_recipe", "node_config", "stack_config", "period_blocks"]
 
@@ -249,6 +250,7 @@ class _Run:
         self.streams = {node: i for i, node in enumerate(plan.nodes)}
         # Seconds of the trial loop spent on period switches and on re-run blocks (phases).
         self.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
+        self.window = WindowLength(prof.window_s, prof.min_transactions, prof.window_max_s)
 
     # -- configuration --------------------------------------------------------------------------
     def configure(self, arms: dict[str, Arm]) -> dict:
@@ -499,11 +501,24 @@ class _Run:
             together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
                                               f"{tag}-{nodes[a.id]}-settle"))
         runtime = self.recipe.metrics.runtime
-        before = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime,
-                                                             edge="start"))
-        summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.window_s,
-                                                      f"{tag}-{nodes[a.id]}"))
-        after = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime))
+        while True:  # once, unless the window held too few transactions (window_length.py)
+            seconds = self.window.seconds
+            before = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime,
+                                                                 edge="start"))
+            summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id], seconds,
+                                                          f"{tag}-{nodes[a.id]}"))
+            after = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime))
+            completed = {a.label: _completed(summaries[a.id]) for a in arms}
+            longer = self.window.grow(completed)
+            if longer is None:
+                break
+            self.say(f"block {block.index + 1}: fewer than {self.window.min_transactions} "
+                     f"transactions completed in the {seconds} s window "
+                     f"({', '.join(f'{k} {n}' for k, n in completed.items())}); measuring "
+                     f"again with {longer} s windows, kept for the rest of the run")
+        slow = self.window.too_slow(completed)
+        if slow:
+            self.say(f"block {block.index + 1}: {slow}")
         self.clock.done(time.monotonic() - began)
         return [self._trial(block, arm, nodes[arm.id], started, checks[arm.id], summaries[arm.id],
                             before[arm.id], after[arm.id], len(arms), drained[arm.id])
@@ -517,7 +532,7 @@ class _Run:
         checks = [*checks, *changes.require(self.kind.read_back_load(arm, numbers),
                                             f"{node} ({arm.label}), trial {index}")]
         ok = numbers["requests"] - numbers["failed"]
-        window = telemetry.window(stack, node, before, after, ok, prof.window_s, shared_by)
+        window = telemetry.window(stack, node, before, after, ok, self.window.seconds, shared_by)
         errors = trial_errors(self.recipe, numbers)
         disturbances = trial_disturbances(self.recipe, window)
         # The CI profile records interference but does not re-run for it: its numbers support
@@ -527,7 +542,7 @@ class _Run:
         trial = {"index": index, "block": block.index, "period": block.period,
                  "turn": len(self.switcher.records),  # the arms' turns so far (swaps.py)
                  "orientation": block.orientation, "arm": arm.id, "node": node,
-                 "started": started, "window_s": prof.window_s,
+                 "started": started, "window_s": self.window.seconds,
                  "settle_s": 0 if self.recipe.workload.idle_before_s else prof.settle_s,
                  "idle_s": self.recipe.workload.idle_before_s,
                  "drained_s": round(drained_s, 2), "status": status,
@@ -597,6 +612,12 @@ def _node_labels(plan: Plan, block: design.Block) -> dict[str, str]:
     """{node: the change level it serves} during a block (for the result's period log)."""
     return {node: arm.level or arm.id
             for node, arm in plan.arms_by_node(block.orientation).items()}
+
+
+def _completed(summary: dict) -> int:
+    """Transactions a load window completed without failing."""
+    numbers = load.load_metrics(summary)
+    return numbers["requests"] - numbers["failed"]
 
 
 def _looks(plan: Plan, prof, blocks: list[design.Block]) -> list[sequential.Look]:

@@ -61,8 +61,10 @@ def introduction(recipe: Recipe, profile: str) -> str:
               + (f", {w.think_time_ms} ms think time" if w.think_time_ms else ", no think time")
               + ".", "",
               f"**Profile `{profile}`**: {prof.blocks} block(s), each running every arm once "
-              f"({prof.settle_s} s settling, then {prof.window_s} s measured); the primary metric "
-              f"is `{recipe.metrics.primary}`."]
+              f"({prof.settle_s} s settling, then {prof.window_s} s measured"
+              + (f", longer, up to {prof.window_max_s} s, while an arm completes fewer than "
+                 f"{prof.min_transactions} transactions" if prof.min_transactions else "")
+              + f"); the primary metric is `{recipe.metrics.primary}`."]
     if prof.points == "ends" and (recipe.sweep or recipe.load_levels):
         lines += ["", "*This profile measures only the ends of the curve (and its reference).*"]
     if profile == "quick":

@@ -289,6 +289,8 @@ class Profile:
     calibrate: bool = False  # time the host's speed before the first warm-up (calibration.py)
     sequential: bool = False  # an A/B run stops at a planned look once the answer is known
     claims: bool = True  # its results carry a verdict; False: they prove the recipe runs (CI)
+    min_transactions: int = 0  # per arm and window, else the window grows (window_length.py)
+    window_max_s: int = 0  # the longest a growing window may become
 
 
 @dataclass(frozen=True)
