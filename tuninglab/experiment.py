@@ -31,8 +31,9 @@ from typing import Callable
 
 import docker
 
-from . import (apps, calibration, changes, design, images, layout, load, preflight, provenance,
-               quiet, result, stackpool, staleness, stats, store, telemetry, topology, warmup)
+from . import (apps, calibration, changes, design, images, layout, load, preflight, profiling,
+               provenance, quiet, result, stackpool, staleness, stats, store, telemetry,
+               topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
@@ -151,7 +152,13 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         trials, queue_log = run.blocks(blocks)
         phases.end("trials")
         phases.split("trials", run.spent)
-        stack.keep()
+        profiled = run.profiled_pass() if recipe.metrics.profiled_pass and trials else None
+        if profiled is not None:
+            phases.end("profiling")
+        # A JVM that ran a recording keeps JFR's threads and buffers: no run whose numbers
+        # make claims measures it after this one.
+        if profiled is None or not prof.claims:
+            stack.keep()
     phases.end("teardown")
     stopping = queue_log.get("sequential") or {}
     analysis, validity = _analyse(recipe, plan, trials, queue_log,
@@ -164,7 +171,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                        blocks=blocks, queue_log=queue_log, trials=trials, verified=verified,
                        warmups=warmups, periods=run.periods,
                        switches=run.switcher.records, analysis=analysis,
-                       validity=validity,
+                       validity=validity, profiled_pass=profiled,
                        provenance={**provenance.machine(), "started": started.isoformat(),
                                    "finished": finished.isoformat(),
                                    "wall_s": (finished - started).total_seconds(),
@@ -251,6 +258,7 @@ class _Run:
         # Seconds of the trial loop spent on period switches and on re-run blocks (phases).
         self.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
         self.window = WindowLength(prof.window_s, prof.min_transactions, prof.window_max_s)
+        self.last_slot: tuple[design.Block, tuple[str, ...]] | None = None  # profiled pass
 
     # -- configuration --------------------------------------------------------------------------
     def configure(self, arms: dict[str, Arm]) -> dict:
@@ -490,8 +498,8 @@ class _Run:
                           + self.verify(nodes[arm.id], arm))
         # The k6 data stream follows the node, not the arm: rows a node's users touch are the
         # node's for the whole run, and a difference between them cancels like the node's own.
-        specs = {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
-            nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
+        specs = self._load_specs(arms, nodes)
+        self.last_slot = (block, tuple(arm_ids))
         tag = f"{len(self.trials)}"
         drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
         idle_s = self.recipe.workload.idle_before_s
@@ -523,6 +531,43 @@ class _Run:
         return [self._trial(block, arm, nodes[arm.id], started, checks[arm.id], summaries[arm.id],
                             before[arm.id], after[arm.id], len(arms), drained[arm.id])
                 for arm in arms]
+
+    def _load_specs(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
+        return {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
+            nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
+
+    def profiled_pass(self) -> dict:
+        """The last slot's arms once more, on the same nodes, while JFR records each node
+        (profiling.py); kept out of every trial. A failure is recorded, not raised: the run's
+        numbers do not depend on the pass."""
+        block, arm_ids = self.last_slot
+        assignment = self.plan.assignment(block.orientation)
+        arms = [self.plan.arm(a) for a in arm_ids]
+        nodes = {a.id: assignment[a.id] for a in arms}
+        if any(node not in self.stack.nodes for node in nodes.values()):
+            return {"arms": {}, "error": "the last slot ran through a cluster's balancer; the "
+                                         "pass records single nodes"}
+        seconds = self.window.seconds
+        self.say(f"profiled pass: JFR ({profiling.SETTINGS} settings) on "
+                 f"{', '.join(f'{a.label} on {nodes[a.id]}' for a in arms)}, one {seconds} s "
+                 f"window of each arm side by side, kept out of the trials")
+        try:
+            together(arms, lambda a: self.switcher.before_slot(nodes[a.id], a)
+                     + self.verify(nodes[a.id], a))
+        except Exception as error:  # noqa: BLE001 - after the trials: recorded, not raised
+            return {"arms": {}, "error": f"{type(error).__name__}: {error}"}
+        specs = self._load_specs(arms, nodes)
+        record = profiling.run_pass(
+            self.stack, {a.label: nodes[a.id] for a in arms},
+            lambda: together(arms, lambda a: load.run(self.stack.loadgen, specs[a.id], seconds,
+                                                      f"profiled-{nodes[a.id]}")), seconds)
+        if record.get("error"):
+            self.say(f"profiled pass: failed, recorded with the result ({record['error']})")
+        else:
+            self.say("profiled pass: " + "; ".join(
+                f"{label} {arm['samples']} samples, hottest {arm['self'][0][0] if arm['self'] else '-'}"
+                for label, arm in record["arms"].items()))
+        return record
 
     def _trial(self, block, arm, node, started, checks, summary, before, after, shared_by,
                drained_s) -> dict:

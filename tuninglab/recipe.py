@@ -244,6 +244,7 @@ class Metrics:
     primary: str  # throughput | cpu_per_tx | error_rate (MEASURES_ERRORS)
     runtime: tuple[str, ...]
     margin: float = 0.05  # the smallest loss that matters (analysis/advice.py)
+    profiled_pass: bool = False  # a JFR pass of the last slot's arms after the trials
 
 
 @dataclass(frozen=True)
@@ -1129,7 +1130,7 @@ def _build_workload(workload: dict) -> Workload:
 def _build_metrics(metrics: dict) -> Metrics:
     values = _with_defaults(metrics, "metrics")
     return Metrics(primary=values["primary"], runtime=tuple(values["runtime"]),
-                   margin=values["margin"])
+                   margin=values["margin"], profiled_pass=values["profiled_pass"])
 
 
 def _build_tolerance(tolerance: dict) -> Tolerance:

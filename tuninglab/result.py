@@ -115,6 +115,12 @@ KEYS = {
               "transactions, telemetry (a cluster's: its nodes' CPU together, its busiest "
               "compiler, and `members`, each node's own figures and requests), checks, server_errors (the node's ERROR log lines "
               "after a trial with failed requests)}`",
+    "profiled_pass": "`null`, or for a recipe with `[metrics] profiled_pass`: the last slot's arms "
+                     "measured once more while Java Flight Recorder sampled each node, after "
+                     "the trials and in none of them (profiling.py): `{settings, window_s, "
+                     "nodes: {arm: node}, arms: {arm: {samples, truncated, self, total}}, "
+                     "error}`; `self` and `total` list `[method, samples]`, the methods most "
+                     "often on top of a sampled stack and anywhere in it",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
                   "jvm}}, placement, stack_inputs, role_inputs (the hash of each role only some recipes "
@@ -129,7 +135,7 @@ KEYS = {
                   "warm-up: `{what, unit, iterations, dropped, median_ms, min_ms, max_ms}`; "
                   "calibration.py), phases (seconds by phase: `{preflight_s, stack_s, "
                   "configure_s, calibration_s, warmup_s, trials_s, switches_s, reruns_s, waiting_s, "
-                  "teardown_s, analysis_s}`; `switches_s` is the trial loop's period switches, reloads or "
+                  "profiling_s, teardown_s, analysis_s}`; `switches_s` is the trial loop's period switches, reloads or "
                   "fresh JVMs and their warm-ups, `reruns_s` its re-run blocks, `waiting_s` its "
                   "waits for a quiet host before a re-run (quiet.py), each outside "
                   "`trials_s`)}`",
@@ -143,7 +149,8 @@ METHOD = ("randomized mirrored blocks (each block runs every arm once; the next 
 
 
 def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verified, warmups,
-          analysis, validity, provenance, periods=(), switches=(), mirrored=False) -> dict:
+          analysis, validity, provenance, periods=(), switches=(), mirrored=False,
+          profiled_pass=None) -> dict:
     from .analysis import agreement
     verdict = analysis.get("verdict") if validity["valid"] else "invalid"
     src = recipe.source
@@ -185,6 +192,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         "validity": validity,
         "analysis": analysis,
         "trials": trials,
+        "profiled_pass": profiled_pass,
         "provenance": provenance,
     }
     word = agreement(out, contrast=src.contrast, margin=recipe.metrics.margin)

@@ -3,7 +3,7 @@ import ipaddress
 
 import pytest
 
-from tuninglab import apps, calibration, load
+from tuninglab import apps, calibration, load, profiling
 from tuninglab.compiler_cpu import compiler_threads_cpu
 from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
@@ -72,6 +72,21 @@ def test_neworder_is_found_again_by_orderstatus(stack):
     metrics = load_metrics(load.run(stack.loadgen, spec, 3, "integration-roundtrip"))
     assert metrics["failed"] == 0
     assert metrics["transactions"]["OrderStatus"]["count"] > 0
+
+
+def test_a_profiled_pass_records_where_the_node_spent_its_time(stack):
+    """profiling.py on a real node: the profiler deploys beside the app, JFR samples the node
+    during a window of the mix, the samples come back ranked, and the profiler is gone after."""
+    spec = LoadSpec(mix=ALL_TRANSACTIONS, users=4, lines=5, bulk_rows=500)
+    record = profiling.run_pass(stack, {"baseline": "app"},
+                                lambda: load.run(stack.loadgen, spec, 5, "integration-jfr"), 5)
+    assert "error" not in record, record.get("error")
+    arm = record["arms"]["baseline"]
+    assert arm["samples"] > 0 and arm["self"] and arm["total"]
+    assert all(count <= arm["samples"] for _, count in arm["self"] + arm["total"])
+    # the server's request handling is on the sampled stacks (the load was served)
+    assert any(method.startswith("io.undertow.") for method, _ in arm["total"]), arm["total"]
+    assert not stack.management.resource_exists([("deployment", profiling.PROBE)])
 
 
 def test_nothing_is_left_after_the_stack_closes(client):

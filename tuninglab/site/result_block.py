@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import result as results
 from ..numbers import fmt_delta, fmt_interval, fmt_pct, fmt_time, fmt_value, unit_label
+from . import profile_table
 from .text import cell, cite, code, nowrap, rel
 from .warmups_table import unsteady_nodes
 
@@ -79,6 +80,7 @@ def render(result: dict, *, page: str, json_path: str, figure_path: str | None =
             lines += _comparison_table(result, comparison)
         for curve in results.curves(result):
             lines += _curve_table(result, curve)
+    lines += profile_table.render(result)
     lines += _source_table(result)
     links = [f"[Raw result (JSON)]({rel(page, json_path)})"]
     if notebook_path:

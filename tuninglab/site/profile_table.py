@@ -1,0 +1,34 @@
+"""A result's profiled pass as a table: the methods most often on top of a sampled stack in
+each arm (profiling.py), so that a page shows where the time went instead of arguing it."""
+from __future__ import annotations
+
+from .. import profiling
+from .text import cell, code
+
+__all__ = ["render"]
+
+ROWS = 10
+
+
+def render(result: dict) -> list[str]:
+    """Markdown lines for a stored profiled pass; none when the run made none."""
+    record = result.get("profiled_pass")
+    if not record:
+        return []
+    if record.get("error") or not record.get("arms"):
+        return [f"*The profiled pass after the trials failed: {cell(record.get('error', 'no arm'))}. "
+                f"The numbers above do not depend on it.*", ""]
+    arms = list(record["arms"])
+    samples = ", ".join(f"{label} {arm['samples']:,}" for label, arm in record["arms"].items())
+    lines = [f"**Where the time went.** After the trials, the last slot's arms ran one more "
+             f"{record['window_s']} s window side by side while Java Flight Recorder sampled "
+             f"each node ({record['settings']} settings; samples: {samples}). The window is in "
+             f"no number above. The methods most often on top of a sampled stack, as a share of "
+             f"the arm's samples:", "",
+             "| Method | " + " | ".join(cell(a) for a in arms) + " |",
+             "|---|" + "---:|" * len(arms)]
+    for row in profiling.hottest(record, "self", ROWS)[:ROWS]:
+        shares = [f"{share:.1%}" if share is not None else "—"
+                  for share in (row["shares"][a] for a in arms)]
+        lines.append(f"| {code(profiling.short_method(row['method']))} | " + " | ".join(shares) + " |")
+    return lines + [""]
