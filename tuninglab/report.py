@@ -3,7 +3,7 @@ verdict with the smallest effect the run could have detected, then every metric 
 point of the curve (sweeps and load curves), then what was verified."""
 from __future__ import annotations
 
-from . import layout
+from . import layout, profiling
 from . import result as results
 from .analysis import read_stored
 from .numbers import fmt_delta, fmt_interval, fmt_pct, fmt_value
@@ -47,6 +47,7 @@ def summary(result: dict) -> str:
     else:  # its windows support no interval: the published measurement answers instead
         lines += _published_lines(result["recipe"])
     lines += _warmup_lines(result)
+    lines += _profiled_lines(result)
     verified = [c for found in (result.get("verified") or {}).values() for c in found] \
         if isinstance(result.get("verified"), dict) else (result.get("change") or {}).get("verified", [])
     lines.append(f"change: {(result.get('change') or {}).get('description')}")
@@ -159,6 +160,27 @@ def _rel(point: dict, key: str):
     if point.get(key) is None or not point.get("mean"):
         return None
     return point[key] / point["mean"] - 1
+
+
+def _profiled_lines(result: dict, rows: int = 8) -> list[str]:
+    """The profiled pass (profiling.py): each arm's hottest methods, as shares of its samples."""
+    record = result.get("profiled_pass")
+    if not record:
+        return []
+    if record.get("error") or not record.get("arms"):
+        return [f"profiled pass: failed ({record.get('error')}); no number depends on it"]
+    arms = list(record["arms"])
+    samples = ", ".join(f"{label} {arm['samples']}" for label, arm in record["arms"].items())
+    lines = [f"profiled pass (JFR {record['settings']}, one {record['window_s']} s window after "
+             f"the trials, in no number above): methods on top of a sampled stack, share of "
+             f"samples ({samples})"]
+    width = max(len(a) for a in arms) + 2
+    lines.append("  " + "".join(f"{a:>{width}}" for a in arms) + "  method")
+    for row in profiling.hottest(record, "self", rows)[:rows]:
+        shares = "".join(f"{'-' if v is None else f'{v:.1%}':>{width}}"
+                         for v in (row["shares"][a] for a in arms))
+        lines.append(f"  {shares}  {profiling.short_method(row['method'])}")
+    return lines
 
 
 def _warmup_lines(result: dict) -> list[str]:

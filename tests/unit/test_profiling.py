@@ -77,3 +77,12 @@ def test_a_pass_that_fails_is_recorded_and_removes_what_it_deployed():
     assert record["arms"] == {} and "URLError" in record["error"]
     assert measured == []  # no recording started: no window run for it
     assert removed == ["app-1", "app-2"]
+
+
+def test_the_terminal_summary_lists_the_hottest_methods_per_arm():
+    from tuninglab import report
+    lines = report._profiled_lines({"profiled_pass": PASS})
+    assert "baseline 200, variant 100" in lines[0]
+    assert lines[2].split() == ["25.0%", "30.0%", "j.util.HashMap.put"]
+    assert lines[3].split() == ["20.0%", "-", "o.x.Copy.deep"]
+    assert report._profiled_lines({}) == []
