@@ -547,7 +547,7 @@ class _Run:
         if any(node not in self.stack.nodes for node in nodes.values()):
             return {"arms": {}, "error": "the last slot ran through a cluster's balancer; the "
                                          "pass records single nodes"}
-        seconds = self.window.seconds
+        seconds = profiling.PASS_WINDOWS * self.window.seconds
         self.say(f"profiled pass: JFR ({profiling.SETTINGS} settings) on "
                  f"{', '.join(f'{a.label} on {nodes[a.id]}' for a in arms)}, one {seconds} s "
                  f"window of each arm side by side, kept out of the trials")

@@ -1,7 +1,7 @@
 """The profiled pass: where each arm's CPU time went, shown rather than argued.
 
-After the timed trials of a run, the arms of its last slot are measured once more, on the same
-nodes with the same load, while Java Flight Recorder samples each node's JVM (the JDK's
+After the timed trials of a run, the arms of its last slot are measured once more (for three
+windows' length), on the same nodes with the same load, while Java Flight Recorder samples each node's JVM (the JDK's
 ``profile`` settings: a stack every 10 ms of a running thread). The pass is kept out of every
 number of the result: a recording costs CPU, so its window is not a trial. What it stores is
 each arm's hottest methods, on top of a sampled stack (``self``) and anywhere in it
@@ -29,6 +29,10 @@ __all__ = ["PROBE", "SETTINGS", "probe_war", "run_pass", "hottest", "short_metho
 PROBE = "tl-profiler.war"
 SETTINGS = "profile"  # the JDK's JFC: method samples every 10 ms (the default's are 20 ms)
 TOP = 25  # methods kept per arm and ranking
+# The pass lasts this many of the run's windows: a node under its quota is sampled only while
+# it runs Java code, and one 5 s window of a cold half-core node gave 47 samples (2026-11-28),
+# too few to rank methods by.
+PASS_WINDOWS = 3
 HELD_PATH = "/opt/tuninglab/profiler/" + PROBE
 DEPLOYMENT_STRUCTURE = """<?xml version="1.0" encoding="UTF-8"?>
 <jboss-deployment-structure>

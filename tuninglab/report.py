@@ -171,7 +171,7 @@ def _profiled_lines(result: dict, rows: int = 8) -> list[str]:
         return [f"profiled pass: failed ({record.get('error')}); no number depends on it"]
     arms = list(record["arms"])
     samples = ", ".join(f"{label} {arm['samples']}" for label, arm in record["arms"].items())
-    lines = [f"profiled pass (JFR {record['settings']}, one {record['window_s']} s window after "
+    lines = [f"profiled pass (JFR {record['settings']}, {record['window_s']} s after "
              f"the trials, in no number above): methods on top of a sampled stack, share of "
              f"samples ({samples})"]
     width = max(len(a) for a in arms) + 2

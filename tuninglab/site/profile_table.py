@@ -20,8 +20,8 @@ def render(result: dict) -> list[str]:
                 f"The numbers above do not depend on it.*", ""]
     arms = list(record["arms"])
     samples = ", ".join(f"{label} {arm['samples']:,}" for label, arm in record["arms"].items())
-    lines = [f"**Where the time went.** After the trials, the last slot's arms ran one more "
-             f"{record['window_s']} s window side by side while Java Flight Recorder sampled "
+    lines = [f"**Where the time went.** After the trials, the last slot's arms ran once more for "
+             f"{record['window_s']} s, side by side, while Java Flight Recorder sampled "
              f"each node ({record['settings']} settings; samples: {samples}). The window is in "
              f"no number above. The methods most often on top of a sampled stack, as a share of "
              f"the arm's samples:", "",
