@@ -50,9 +50,10 @@ def test_the_profiles_ci_grows_and_the_published_one_does_not():
     assert full.min_transactions == 0
 
 
-def _slot_run(rates: dict[str, float]):
+def _slot_run(rates: dict[str, float], monkeypatch):
     """An engine run whose stack answers every call; the load window completes ``rate`` x its
-    length transactions per arm. Returns the run and the window lengths the load ran."""
+    length transactions per arm. Returns the run, what it said, the windows the load ran, and
+    the first block."""
     recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
     prof = recipe.profile("quick")
     run = experiment._Run.__new__(experiment._Run)
@@ -79,15 +80,14 @@ def _slot_run(rates: dict[str, float]):
         return {"transactions": {"Browse": {"count": n, "failed": 0, "latency_ms": {}}},
                 "trial_s": seconds}
     run._trial = lambda block, arm, node, started, checks, summary, *rest: summary
-    return run, said, ran, fake_run
-
-
-def test_the_slot_measures_again_with_longer_windows_and_keeps_them(monkeypatch):
-    run, said, ran, fake_run = _slot_run({"baseline": 100.0, "variant": 1.0})
     monkeypatch.setattr(experiment.load, "run", fake_run)
     monkeypatch.setattr(experiment.telemetry, "wait_until_idle", lambda stack, node: 0.0)
     monkeypatch.setattr(experiment.telemetry, "snapshot", lambda *a, **k: {})
-    block = design.Block(0, (("baseline", "variant"),), period=0, orientation=1)
+    return run, said, ran, design.Block(0, (("baseline", "variant"),), period=0, orientation=1)
+
+
+def test_the_slot_measures_again_with_longer_windows_and_keeps_them(monkeypatch):
+    run, said, ran, block = _slot_run({"baseline": 100.0, "variant": 1.0}, monkeypatch)
     summaries = run.slot(block, ("baseline", "variant"))
     # 1/s completes 3, 6 (short), then 12 (enough) transactions
     assert sorted({s for _, s in ran if s != run.prof.settle_s}) == [3, 6, 12]
@@ -101,11 +101,7 @@ def test_the_slot_measures_again_with_longer_windows_and_keeps_them(monkeypatch)
 
 
 def test_an_app_too_slow_at_the_cap_is_named_and_the_run_goes_on(monkeypatch):
-    run, said, ran, fake_run = _slot_run({"baseline": 100.0, "variant": 0.0})
-    monkeypatch.setattr(experiment.load, "run", fake_run)
-    monkeypatch.setattr(experiment.telemetry, "wait_until_idle", lambda stack, node: 0.0)
-    monkeypatch.setattr(experiment.telemetry, "snapshot", lambda *a, **k: {})
-    block = design.Block(0, (("baseline", "variant"),), period=0, orientation=1)
+    run, said, ran, block = _slot_run({"baseline": 100.0, "variant": 0.0}, monkeypatch)
     summaries = run.slot(block, ("baseline", "variant"))
     assert [s["trial_s"] for s in summaries] == [24, 24]
     assert "too slow for this profile" in said[-1] and "variant 0" in said[-1]
