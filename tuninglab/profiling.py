@@ -24,7 +24,7 @@ import zipfile
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["PROBE", "SETTINGS", "probe_war", "run_pass", "hottest", "short_method"]
+__all__ = ["PROBE", "SETTINGS", "probe_war", "run_pass", "hottest", "differing", "short_method"]
 
 PROBE = "tl-profiler.war"
 SETTINGS = "profile"  # the JDK's JFC: method samples every 10 ms (the default's are 20 ms)
@@ -114,6 +114,24 @@ def hottest(record: dict, ranking: str = "self", n: int = 10) -> list[dict]:
     rows = [{"method": m, "shares": {label: by_arm.get(label) for label in arms}}
             for m, by_arm in shares.items()]
     return sorted(rows, key=lambda r: -max((s or 0) for s in r["shares"].values()))
+
+
+def differing(record: dict, n: int = 8) -> list[dict]:
+    """Of a two-arm pass, the packages whose share of the samples (anywhere on the stack)
+    differs most between the arms, largest difference first: the component where one arm's
+    time went and the other's did not. Every package is stored, so a package an arm lacks had
+    none of its samples (0). Empty for a pass without packages or with another number of arms."""
+    arms = list(record.get("arms") or {})
+    if len(arms) != 2 or not all(record["arms"][a].get("packages") for a in arms):
+        return []
+    shares: dict[str, dict[str, float]] = {}
+    for label in arms:
+        arm = record["arms"][label]
+        for package, count in arm["packages"]:
+            shares.setdefault(package, dict.fromkeys(arms, 0.0))[label] = count / arm["samples"]
+    rows = [{"package": p, "shares": by_arm} for p, by_arm in shares.items()]
+    rows.sort(key=lambda r: (-abs(r["shares"][arms[0]] - r["shares"][arms[1]]), r["package"]))
+    return rows[:n]
 
 
 def short_method(name: str) -> str:

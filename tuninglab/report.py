@@ -180,6 +180,12 @@ def _profiled_lines(result: dict, rows: int = 8) -> list[str]:
         shares = "".join(f"{'-' if v is None else f'{v:.1%}':>{width}}"
                          for v in (row["shares"][a] for a in arms))
         lines.append(f"  {shares}  {profiling.short_method(row['method'])}")
+    differing = profiling.differing(record, rows)
+    if differing:
+        lines.append("  packages anywhere on the stack, most different first:")
+        for row in differing:
+            shares = "".join(f"{row['shares'][a]:>{width}.1%}" for a in arms)
+            lines.append(f"  {shares}  {row['package']}")
     return lines
 
 

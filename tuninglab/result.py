@@ -118,9 +118,11 @@ KEYS = {
     "profiled_pass": "`null`, or for a recipe with `[metrics] profiled_pass`: the last slot's arms "
                      "measured once more while Java Flight Recorder sampled each node, after "
                      "the trials and in none of them (profiling.py): `{settings, window_s, "
-                     "nodes: {arm: node}, arms: {arm: {samples, truncated, self, total}}, "
+                     "nodes: {arm: node}, arms: {arm: {samples, truncated, self, total, packages}}, "
                      "error}`; `self` and `total` list `[method, samples]`, the methods most "
-                     "often on top of a sampled stack and anywhere in it",
+                     "often on top of a sampled stack and anywhere in it; `packages` every "
+                     "package with the samples it was anywhere in (from 28 November 2026 "
+                     "12:00)",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
                   "jvm}}, placement, stack_inputs, role_inputs (the hash of each role only some recipes "

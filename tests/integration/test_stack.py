@@ -85,8 +85,10 @@ def test_a_profiled_pass_records_where_the_node_spent_its_time(stack):
     arm = record["arms"]["baseline"]
     assert arm["samples"] > 0 and arm["self"] and arm["total"]
     assert all(count <= arm["samples"] for _, count in arm["self"] + arm["total"])
-    # the server's request handling is on the sampled stacks (the load was served)
-    assert any(method.startswith("io.undertow.") for method, _ in arm["total"]), arm["total"]
+    # the server's request handling is on the sampled stacks (the load was served); every
+    # package is listed, each at most once per sample
+    assert any(package.startswith("io.undertow.") for package, _ in arm["packages"])
+    assert all(0 < count <= arm["samples"] for _, count in arm["packages"])
     assert not stack.management.resource_exists([("deployment", profiling.PROBE)])
 
 

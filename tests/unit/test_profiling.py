@@ -86,3 +86,18 @@ def test_the_terminal_summary_lists_the_hottest_methods_per_arm():
     assert lines[2].split() == ["25.0%", "30.0%", "j.util.HashMap.put"]
     assert lines[3].split() == ["20.0%", "-", "o.x.Copy.deep"]
     assert report._profiled_lines({}) == []
+
+
+def test_the_packages_that_differ_most_between_two_arms_come_first():
+    record = {"arms": {
+        "baseline": {"samples": 100, "packages": [["io.undertow.server", 95],
+                                                  ["org.jboss.marshalling.cloner", 30],
+                                                  ["java.util", 40]]},
+        "variant": {"samples": 50, "packages": [["io.undertow.server", 48], ["java.util", 18]]}}}
+    rows = profiling.differing(record, 2)
+    assert [r["package"] for r in rows] == ["org.jboss.marshalling.cloner", "java.util"]
+    assert rows[0]["shares"] == {"baseline": 0.30, "variant": 0.0}  # absent: none of its samples
+    text = "\n".join(profile_table.render({"profiled_pass": {**PASS, **record,
+                                                             "arms": {**record["arms"]}}}))
+    assert "| `org.jboss.marshalling.cloner` | 30.0% | 0.0% | -30.0 points |" in text
+    assert profiling.differing(PASS) == []  # a pass stored before packages

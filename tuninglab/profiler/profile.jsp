@@ -3,7 +3,9 @@
   and stopped on request, in the JVM it runs in. Deployed only for the pass, after the timed
   trials, and removed after it. ?action=start&settings=profile starts a recording with that JFC
   configuration; ?action=stop&top=N stops it, reads its execution samples back and answers
-  with the N methods most often on top of a sampled stack (self) and anywhere in it (total).
+  with the N methods most often on top of a sampled stack (self) and anywhere in it (total),
+  and every package with how often it was anywhere in one (packages: where a component's time
+  went; a few hundred at most).
   The JDK's own jcmd and jfr tools are not in the node's image (a JRE); jdk.jfr is.
 --%><%@ page contentType="application/json;charset=UTF-8" trimDirectiveWhitespaces="true"
     import="jdk.jfr.Configuration,jdk.jfr.Recording,jdk.jfr.consumer.*,java.nio.file.*,java.util.*" %><%!
@@ -44,6 +46,7 @@
         application.removeAttribute("tl.profiler");
         Map<String, Integer> self = new HashMap<>();
         Map<String, Integer> total = new HashMap<>();
+        Map<String, Integer> packages = new HashMap<>();
         int samples = 0;
         int truncated = 0;
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
@@ -57,10 +60,16 @@
                 truncated++;
             }
             Set<String> seen = new HashSet<>();
+            Set<String> seenPackages = new HashSet<>();
             boolean first = true;
             for (RecordedFrame frame : stack.getFrames()) {
-                String name = frame.getMethod().getType().getName() + "."
-                        + frame.getMethod().getName();
+                String type = frame.getMethod().getType().getName();
+                String name = type + "." + frame.getMethod().getName();
+                int dot = type.lastIndexOf('.');
+                String pkg = dot < 0 ? "(default)" : type.substring(0, dot);
+                if (seenPackages.add(pkg)) {
+                    packages.merge(pkg, 1, Integer::sum);
+                }
                 if (first) {
                     self.merge(name, 1, Integer::sum);
                     first = false;
@@ -74,7 +83,8 @@
         String n = request.getParameter("top");
         int limit = n == null ? 25 : Integer.parseInt(n);
         out.print("{\"samples\": " + samples + ", \"truncated\": " + truncated
-                + ", \"self\": " + top(self, limit) + ", \"total\": " + top(total, limit) + "}");
+                + ", \"self\": " + top(self, limit) + ", \"total\": " + top(total, limit)
+                + ", \"packages\": " + top(packages, Integer.MAX_VALUE) + "}");
     } else {
         response.setStatus(409);
         out.print("{\"error\": " + json("no recording to stop, or an unknown action: " + action)

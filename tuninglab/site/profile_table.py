@@ -31,4 +31,15 @@ def render(result: dict) -> list[str]:
         shares = [f"{share:.1%}" if share is not None else "—"
                   for share in (row["shares"][a] for a in arms)]
         lines.append(f"| {code(profiling.short_method(row['method']))} | " + " | ".join(shares) + " |")
+    differing = profiling.differing(record, ROWS)
+    if differing:
+        first, second = arms
+        lines += ["", "The packages whose share of the samples (anywhere on the sampled stack) "
+                      "differs most between the arms:", "",
+                  f"| Package | {cell(first)} | {cell(second)} | difference |",
+                  "|---|---:|---:|---:|"]
+        for row in differing:
+            a, b = row["shares"][first], row["shares"][second]
+            lines.append(f"| {code(row['package'])} | {a:.1%} | {b:.1%} | "
+                         f"{(b - a) * 100:+.1f} points |")
     return lines + [""]
