@@ -70,13 +70,18 @@ def test_a_pass_that_fails_is_recorded_and_removes_what_it_deployed():
 
     node = SimpleNamespace(put_bytes=lambda path, data: None,
                            app_url=lambda: "http://127.0.0.1:9")  # nothing listens there
+    limits = []
     stack = SimpleNamespace(nodes={"app-1": node, "app-2": node},
-                            management_of=lambda name: Management(name))
+                            management_of=lambda name: Management(name),
+                            widen=lambda name: limits.append(("widen", name)),
+                            restore=lambda name: limits.append(("restore", name)))
     record = profiling.run_pass(stack, {"baseline": "app-1", "variant": "app-2"},
                                 lambda: measured.append(True), 10)
     assert record["arms"] == {} and "URLError" in record["error"]
     assert measured == []  # no recording started: no window run for it
     assert removed == ["app-1", "app-2"]
+    assert sorted(limits) == [("restore", "app-1"), ("restore", "app-2"),
+                              ("widen", "app-1"), ("widen", "app-2")]  # quotas back
 
 
 def test_the_terminal_summary_lists_the_hottest_methods_per_arm():

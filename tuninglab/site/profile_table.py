@@ -19,10 +19,12 @@ def render(result: dict) -> list[str]:
         return [f"*The profiled pass after the trials failed: {cell(record.get('error', 'no arm'))}. "
                 f"The numbers above do not depend on it.*", ""]
     arms = list(record["arms"])
+    lifted = ", CPU quotas lifted so that the sampler is not throttled" if record.get(
+        "quota_lifted") else ""
     samples = ", ".join(f"{label} {arm['samples']:,}" for label, arm in record["arms"].items())
     lines = [f"**Where the time went.** After the trials, the last slot's arms ran once more for "
              f"{record['window_s']} s, side by side, while Java Flight Recorder sampled "
-             f"each node ({record['settings']} settings; samples: {samples}). The window is in "
+             f"each node ({record['settings']} settings{lifted}; samples: {samples}). The window is in "
              f"no number above. The methods most often on top of a sampled stack, as a share of "
              f"the arm's samples:", "",
              "| Method | " + " | ".join(cell(a) for a in arms) + " |",
