@@ -1,11 +1,12 @@
 """The profiled pass: where each arm's CPU time went, shown rather than argued.
 
 After the timed trials of a run, the arms of its last slot are measured once more (for three
-windows' length), on the same nodes with the same load, while Java Flight Recorder samples each node's JVM (the JDK's
-``profile`` settings: a stack every 10 ms of a running thread). The pass is kept out of every
-number of the result: a recording costs CPU, so its window is not a trial. What it stores is
-each arm's hottest methods, on top of a sampled stack (``self``) and anywhere in it
-(``total``), which a page draws beside the interval it explains.
+windows' length), on the same nodes with the same load, while Java Flight Recorder samples each
+node's JVM (the JDK's ``profile`` settings: a stack every 10 ms of a running thread). The pass
+is kept out of every number of the result: a recording costs CPU, so its window is not a trial.
+What it stores is each arm's hottest methods, on top of a sampled stack (``self``) and anywhere
+in it (``total``), and every package with the samples it was in (``packages``), which a page
+draws beside the interval it explains.
 
 The nodes run without their CPU quota for the pass: JFR's sampler is a thread of the node's
 JVM and is throttled with it, and under a quarter-core quota it recorded 163 and 144 samples in
@@ -34,9 +35,8 @@ __all__ = ["PROBE", "SETTINGS", "probe_war", "run_pass", "hottest", "differing",
 PROBE = "tl-profiler.war"
 SETTINGS = "profile"  # the JDK's JFC: method samples every 10 ms (the default's are 20 ms)
 TOP = 25  # methods kept per arm and ranking
-# The pass lasts this many of the run's windows: a node under its quota is sampled only while
-# it runs Java code, and one 5 s window of a cold half-core node gave 47 samples (2026-11-28),
-# too few to rank methods by.
+# The pass lasts this many of the run's windows: one 5 s window of a cold half-core node gave
+# 47 samples (2026-11-28), too few to rank methods by.
 PASS_WINDOWS = 3
 HELD_PATH = "/opt/tuninglab/profiler/" + PROBE
 DEPLOYMENT_STRUCTURE = """<?xml version="1.0" encoding="UTF-8"?>
