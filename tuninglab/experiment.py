@@ -494,8 +494,7 @@ class _Run:
         # Arms side by side are on nodes of their own: each is switched and verified, and its
         # counters read, at the same time as the others (one after the other, the reads took
         # about a second of every side-by-side slot).
-        checks = together(arms, lambda arm: self.switcher.before_slot(nodes[arm.id], arm)
-                          + self.verify(nodes[arm.id], arm))
+        checks = self._put_arms(arms, nodes)
         # The k6 data stream follows the node, not the arm: rows a node's users touch are the
         # node's for the whole run, and a difference between them cancels like the node's own.
         specs = self._load_specs(arms, nodes)
@@ -532,6 +531,11 @@ class _Run:
                             before[arm.id], after[arm.id], len(arms), drained[arm.id])
                 for arm in arms]
 
+    def _put_arms(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
+        """Each arm switched onto its node and verified there, side by side; its checks."""
+        return together(arms, lambda arm: self.switcher.before_slot(nodes[arm.id], arm)
+                        + self.verify(nodes[arm.id], arm))
+
     def _load_specs(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
         return {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
             nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
@@ -552,8 +556,7 @@ class _Run:
                  f"{', '.join(f'{a.label} on {nodes[a.id]}' for a in arms)}, one {seconds} s "
                  f"window of each arm side by side, kept out of the trials")
         try:
-            together(arms, lambda a: self.switcher.before_slot(nodes[a.id], a)
-                     + self.verify(nodes[a.id], a))
+            self._put_arms(arms, nodes)
         except Exception as error:  # noqa: BLE001 - after the trials: recorded, not raised
             return {"arms": {}, "error": f"{type(error).__name__}: {error}"}
         specs = self._load_specs(arms, nodes)

@@ -57,6 +57,13 @@ def apply_operation(management: "ManagementClient", op) -> Response:
     return management.execute(op.name, list(op.address), **params)
 
 
+def deploy_archive(management: "ManagementClient", name: str, path: str) -> Response:
+    """Deploy, enabled, an archive that waits in the node's file system at ``path`` (an app
+    held back from the scanner, the profiler of a profiled pass)."""
+    return management.execute("add", [("deployment", name)], enabled=True,
+                              content=[{"path": path, "archive": True}])
+
+
 def address_text(address: Address) -> str:
     return "/" + "/".join(f"{k}={v}" for k, v in address) if address else "/"
 

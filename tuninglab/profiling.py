@@ -30,6 +30,8 @@ import zipfile
 from pathlib import Path
 from typing import Callable
 
+from .management import deploy_archive
+
 __all__ = ["PROBE", "SETTINGS", "probe_war", "run_pass", "hottest", "differing", "short_method"]
 
 PROBE = "tl-profiler.war"
@@ -72,8 +74,7 @@ def run_pass(stack, nodes: dict[str, str], measure: Callable[[], None], window_s
         war = probe_war()
         for node in nodes.values():
             stack.nodes[node].put_bytes(HELD_PATH, war)
-            stack.management_of(node).execute("add", [("deployment", PROBE)], enabled=True,
-                                              content=[{"path": HELD_PATH, "archive": True}])
+            deploy_archive(stack.management_of(node), PROBE, HELD_PATH)
             deployed.append(node)
         for node in nodes.values():
             stack.widen(node)

@@ -33,7 +33,7 @@ from testcontainers.core.network import Network
 from . import apps, cgroups, cleanup, images, interference, seeding, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
-from .management import ManagementClient, ManagementError, apply_operation
+from .management import ManagementClient, ManagementError, apply_operation, deploy_archive
 from .together import together
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
@@ -604,8 +604,7 @@ class Stack:
                     management.reload()
                 for archive, path in held.items():
                     step = f"deploying {archive} (apps/{app.name})"
-                    management.execute("add", [("deployment", archive)], enabled=True,
-                                       content=[{"path": path, "archive": True}])
+                    deploy_archive(management, archive, path)
             except ManagementError as error:
                 raise StartupError(f"{name}: {step}: {error}\n--- last log lines ---\n"
                                    f"{self.nodes[name].tail_logs()}") from None
