@@ -206,7 +206,8 @@ def rejoin(stack: Stack, spec: ClusterSpec, report: ClusterReport,
 def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterReport:
     """The cluster is what the spec says: every node's view has all N members, the balancer
     runs the spec's policy, and every node served requests sent through the balancer (a
-    smoke test of every transaction type, repeated so that each node gets its share)."""
+    smoke test of every transaction type of the app under test, repeated so that each node
+    gets its share)."""
     report.views = {name: _view(stack, name) for name in spec.names}
     for name, view in report.views.items():
         if not _has_all(view, spec.names):
@@ -217,7 +218,7 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
     if report.policy != spec.policy:
         raise ClusterError(f"the balancer runs policy {report.policy!r}, not {spec.policy!r}")
     before = balancer.requests_by_node()
-    smoke_test(stack.loadgen, rounds=2 * spec.nodes, target=BALANCER_NAME)
+    smoke_test(stack.loadgen, rounds=2 * spec.nodes, target=BALANCER_NAME, app=stack.app_under_test)
     after = balancer.requests_by_node()
     report.requests_by_node = {n: after.get(n, 0) - before.get(n, 0) for n in spec.names}
     idle = [n for n, count in report.requests_by_node.items() if count == 0]

@@ -269,17 +269,29 @@ class _Run:
         (on quarter-core nodes its checks took 56 s of a 142 s CI run, 2026-11-26); then the
         nodes are put under their limits and each is verified, its limits included."""
         stack, say = self.stack, self.say
-        together(arms, lambda target: load.smoke_test(stack.loadgen, target=target,
-                                                      app=self.spec.app))
-        say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
+        if not self.servers.smoke_tests:  # else verified as a whole below, configured
+            together(arms, lambda target: load.smoke_test(stack.loadgen, target=target,
+                                                          app=self.spec.app))
+            say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
         checks = {"database": node_setup.apply_db_baseline(stack, self.recipe.baseline)}
         by_node = {node: arm for target, arm in arms.items() for node in stack.members(target)}
 
-        def configure_target(target):  # a cluster's nodes one after the other (a reload each)
-            for node in stack.members(target):
-                self.states[node] = node_setup.configure(stack, node, self.kind, arms[target],
-                                                         self.recipe.baseline)
-        together(arms, configure_target)
+        self.states.update(together(by_node, lambda node: node_setup.configure(
+            stack, node, self.kind, by_node[node], self.recipe.baseline)))
+
+        pending = {node: state.pending for node, state in self.states.items() if state.pending}
+
+        def settle_target(target):  # a cluster's reloads one node after the other (its view)
+            members = stack.members(target)
+            if any(self.states[n].pending == node_setup.RELOAD for n in members):
+                for node in members:
+                    node_setup.settle(stack, node, self.states[node])
+            else:
+                together(members, lambda node: node_setup.settle(stack, node, self.states[node]))
+        began = time.monotonic()
+        together(arms, settle_target)
+        if pending:
+            say(f"configure: {_settled_text(pending)} in {time.monotonic() - began:.1f} s")
         for target, arm in arms.items():
             self.holding[target] = arm.level
         # A cluster as a whole (one view, the balancer's policy, every node answering through
@@ -382,9 +394,12 @@ class _Run:
         return self._warm_spec(node, arm)
 
     def verify(self, target: str, arm: Arm) -> list:
-        """Every node of the target runs what the arm says (node_setup.verify)."""
-        return [check for node in self.stack.members(target)
-                for check in node_setup.verify(self.stack, node, self.kind, arm, self.states[node])]
+        """Every node of the target runs what the arm says (node_setup.verify), a cluster's
+        nodes read at the same time."""
+        members = self.stack.members(target)
+        found = together(members, lambda node: node_setup.verify(self.stack, node, self.kind, arm,
+                                                                 self.states[node]))
+        return [check for node in members for check in found[node]]
 
     # -- the trial loop -------------------------------------------------------------------------
     def blocks(self, blocks: list[design.Block]) -> tuple[list[dict], dict]:
@@ -654,6 +669,15 @@ def _say_warm(say, node: str, record: dict, prof) -> None:
     elif prof.compile_max_s:
         say(f"warm-up {node}: {record['seconds']:.0f} s of compiling; this profile does not wait "
             f"for a plateau")
+
+
+def _settled_text(pending: dict[str, str]) -> str:
+    """What configuration needed to take effect, by node: "app-1, app-2 reloaded (the server
+    asked for it)", "app-1 redeployed its apps (a tl.* property: read at deployment)"."""
+    why = {node_setup.RELOAD: "reloaded (the server asked for it)",
+           node_setup.REDEPLOY: "redeployed its apps (a tl.* property: read at deployment)"}
+    return "; ".join(f"{', '.join(n for n, p in pending.items() if p == kind)} {text}"
+                     for kind, text in why.items() if kind in pending.values())
 
 
 def _node_labels(plan: Plan, block: design.Block) -> dict[str, str]:

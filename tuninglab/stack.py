@@ -431,6 +431,13 @@ class Stack:
         return (self.app_under_test if getattr(self.app_under_test, key)
                 else apps.image_app(self.workspace))
 
+    def property_readers(self) -> list[str]:
+        """The deployments that read the tl.* system properties when they deploy: every WAR
+        of the image's app and of the app under test (a node deploys both)."""
+        names = [d.war_name for app in (apps.image_app(self.workspace), self.app_under_test)
+                 for d in app.deployments]
+        return list(dict.fromkeys(names))
+
     def config_endpoint(self) -> str:
         """The URL path where an app reports the settings it runs with (app_declaring)."""
         return self.app_declaring("config_endpoint").config_endpoint

@@ -27,6 +27,9 @@ class Nodes:
     """One node per target, started with the stack."""
 
     reuses_stacks = True  # a parked stack of the same nodes can serve the next run (CI)
+    # Whether verify() smoke-tests every target through the way the load reaches it, after
+    # configuration: then the engine's own smoke test before configuration adds nothing.
+    smoke_tests = False
 
     def initial_nodes(self, configs: dict[str, NodeConfig]) -> dict[str, NodeConfig]:
         """The nodes the stack starts with, from each target's configuration."""
@@ -51,6 +54,7 @@ class Cluster(Nodes):
     """N nodes behind a balancer, formed on the started stack."""
 
     reuses_stacks = True  # a parked cluster of as many nodes serves the next run (CI)
+    smoke_tests = True  # every transaction type through the balancer, each node served some
 
     def __init__(self, spec: cluster.ClusterSpec):
         self.spec = spec

@@ -2,7 +2,11 @@
 before every trial.
 
 A node gets the recipe's baseline set-up (baseline.cli, baseline.properties) and, if its first
-arm applies the change, the change's operations; then one reload. Everything the change's
+arm applies the change, the change's operations; then what they need to take effect (``settle``):
+a reload where the server asks for one, else a redeployment of the apps where a tl.* property
+was written (the apps read them when they deploy), else nothing. A reload restarts every service
+and, on a cluster, makes the node leave and join its view: a cluster's nodes reload one after
+the other, while a redeployment or nothing lets them all be configured at once. Everything the change's
 operations will replace (for every arm: a sweep's arms write different values to the same
 attributes) is recorded first, so a node without the change can prove it still holds what it
 had, and a node that swaps arms can be put back. After all nodes are configured their
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import jboss_cli, server_modules
+from .. import jboss_cli, management, server_modules
 from ..jboss_cli import Operation
 from ..plan import Arm
 from ..recipe import Setup
@@ -24,8 +28,10 @@ from .checks import ChangeNotEffective, Check, require, same
 from .container_limits import limits_checks
 from .postgresql_conf import BASELINE_FRAGMENT, apply_pg_fragment, read_fragment
 
-__all__ = ["NodeState", "baseline_operations", "configure", "verify", "compare_models",
-           "apply_db_baseline"]
+__all__ = ["NodeState", "baseline_operations", "configure", "settle", "RELOAD", "REDEPLOY",
+           "verify", "compare_models", "apply_db_baseline"]
+
+RELOAD, REDEPLOY = "reload", "redeploy"  # what a configured node still needs (NodeState.pending)
 
 
 @dataclass
@@ -34,6 +40,7 @@ class NodeState:
     target, model.record)."""
     baseline_ops: list[Operation] = field(default_factory=list)
     before: dict = field(default_factory=dict)
+    pending: str | None = None  # RELOAD, REDEPLOY or None: what settle() does
 
 
 def baseline_operations(setup: Setup) -> list[Operation]:
@@ -45,14 +52,14 @@ def baseline_operations(setup: Setup) -> list[Operation]:
 
 def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> NodeState:
     """Install the baseline's server modules; apply the baseline set-up and the change's
-    operations this arm applies; reload once."""
+    operations this arm applies. What they still need to take effect is left in
+    ``pending``, for ``settle``."""
     for folder in setup.modules:  # files only: the baseline's CLI is what puts them to use
         stack.nodes[node].put_files(server_modules.load(folder).files())
     m = stack.management_of(node)
     groups = kind.operation_groups(arm)
     state = NodeState(baseline_operations(setup))
-    for op in state.baseline_ops:
-        model.apply(m, op)
+    responses = [model.apply(m, op) for op in state.baseline_ops]
     # Recorded after the baseline: what the change replaces is the baseline's value (a
     # baseline may set the very attribute the change sets, e.g. a small pool made larger).
     every_op = [op for other in kind.arms for op in kind.operations(other)[0]] or \
@@ -64,11 +71,24 @@ def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> Nod
             raise ChangeNotEffective(
                 f"{op.where}: {op.address_text} already exists in the baseline; a change file "
                 f"may only add what the baseline does not have")
-    for op in applied_ops:
-        model.apply(m, op)
-    if state.baseline_ops or applied_ops:
-        m.reload()
+    responses += [model.apply(m, op) for op in applied_ops]
+    if any(r is not None and r.needs_reload for r in responses) \
+            or m.server_state() != "running":  # reload-required by an earlier write
+        state.pending = RELOAD
+    elif any(op.address[0][0] == "system-property" for op in state.baseline_ops + applied_ops):
+        state.pending = REDEPLOY
     return state
+
+
+def settle(stack, node: str, state: NodeState) -> None:
+    """Make a configured node's operations take effect (configure's ``pending``)."""
+    m = stack.management_of(node)
+    if state.pending == RELOAD:
+        m.reload()
+    elif state.pending == REDEPLOY:
+        for name in stack.property_readers():
+            management.redeploy(m, name)
+    state.pending = None
 
 
 def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> list[Check]:
