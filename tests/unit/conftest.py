@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # fakestack, whatever the import mode
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = "recipes/guide/pool-size"
