@@ -218,7 +218,8 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
     if report.policy != spec.policy:
         raise ClusterError(f"the balancer runs policy {report.policy!r}, not {spec.policy!r}")
     before = balancer.requests_by_node()
-    smoke_test(stack.loadgen, rounds=2 * spec.nodes, target=BALANCER_NAME, app=stack.app_under_test)
+    smoke_test(stack.loadgen, rounds=2 * spec.nodes, target=BALANCER_NAME,
+               app=stack.app_under_test)
     after = balancer.requests_by_node()
     report.requests_by_node = {n: after.get(n, 0) - before.get(n, 0) for n in spec.names}
     idle = [n for n, count in report.requests_by_node.items() if count == 0]
