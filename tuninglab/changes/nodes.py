@@ -9,10 +9,10 @@ restarts every service and, on a cluster, makes the node leave and join its view
 nodes reload one after the other, while a redeployment or nothing lets them all be configured
 at once. Everything the change's operations will replace (for every arm: a sweep's arms
 write different values to the same attributes) is recorded first, so a node without the
-change can prove it still holds what it had, and a node that swaps arms can be put back. After all nodes are configured their
-management models are compared: they may differ only where the change writes (and must differ
-there, for a change that writes something), so "one change at a time" is checked on the
-running servers, not assumed.
+change can prove it still holds what it had, and a node that swaps arms can be put back.
+After all nodes are configured their management models are compared: they may differ only
+where the change writes (and must differ there, for a change that writes something), so "one
+change at a time" is checked on the running servers, not assumed.
 """
 from __future__ import annotations
 
