@@ -111,6 +111,19 @@ class App:
     mixes_trouble: str = ""  # why its mixes file could not be read ("": it could)
     server_setup: str = ""  # a jboss-cli file of its folder, applied before it deploys
     seed: tuple[str, ...] = ()  # SQL files of its folder, loaded in order into ``database``
+    # What its script reads beside the generic load keys ([parameters.<name>]): each a JSON
+    # Schema fragment of one number (type, bounds, default, description), and the value a smoke
+    # test uses (``smoke``; the default if none). A recipe sets them in its [workload] and may
+    # take levels of one (load_levels); the driver hands each to the script by its name in
+    # capitals (k6: an environment variable).
+    parameters: dict[str, dict] = field(default_factory=dict)
+
+    def parameter_defaults(self) -> dict[str, int | float]:
+        return {name: fragment["default"] for name, fragment in self.parameters.items()}
+
+    def smoke_parameters(self) -> dict[str, int | float]:
+        return {name: fragment.get("smoke", fragment["default"])
+                for name, fragment in self.parameters.items()}
 
     @property
     def built_in(self) -> bool:
@@ -396,11 +409,57 @@ def _mixes_problems(mixes, what: str) -> list[str]:
 
 
 # What any app may declare about itself, beside where it comes from (see the module's text):
-# datasources, database, config_endpoint, models and driver.
+# datasources, database, config_endpoint, models, driver and parameters.
+
+
+PARAMETER_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+PARAMETER_TYPES = {"integer": int, "number": (int, float)}
+PARAMETER_KEYS = ("type", "minimum", "maximum", "default", "description", "smoke")
+
+
+def _parameter_problems(parameters) -> list[str]:
+    """A [parameters] table: each entry a number's schema fragment with a default inside its
+    bounds and a description (what a recipe's reader and its error messages show)."""
+    if not isinstance(parameters, dict):
+        return ["parameters: tables [parameters.<name>] of type, minimum, maximum, default, "
+                "description"]
+    problems = []
+    for name, fragment in parameters.items():
+        where = f"parameters.{name}"
+        if not PARAMETER_NAME.fullmatch(name):
+            problems.append(f"{where}: not a name; allowed: lower-case letters, digits and _, "
+                            f"starting with a letter")
+            continue
+        if not isinstance(fragment, dict):
+            problems.append(f"{where}: a table of {', '.join(PARAMETER_KEYS)}")
+            continue
+        unknown = sorted(set(fragment) - set(PARAMETER_KEYS))
+        if unknown:
+            problems.append(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: "
+                            f"{', '.join(PARAMETER_KEYS)}")
+        kind = PARAMETER_TYPES.get(fragment.get("type"))
+        if kind is None:
+            problems.append(f"{where}.type: {fragment.get('type')!r}; allowed: "
+                            f"{', '.join(PARAMETER_TYPES)}")
+            continue
+        if not isinstance(fragment.get("description"), str) or not fragment["description"]:
+            problems.append(f"{where}.description: required, what the script does with it")
+        low, high = fragment.get("minimum"), fragment.get("maximum")
+        for key in ("default", "smoke", "minimum", "maximum"):
+            value = fragment.get(key)
+            if value is None and key != "default":
+                continue
+            if isinstance(value, bool) or not isinstance(value, kind):
+                problems.append(f"{where}.{key}: {value!r}; allowed: a{'n' if kind is int else ''}"
+                                f" {fragment['type']}")
+            elif key in ("default", "smoke") and ((low is not None and value < low)
+                                                  or (high is not None and value > high)):
+                problems.append(f"{where}.{key}: {value!r} is outside [{low}, {high}]")
+    return problems
 
 
 def _described_problems(data: dict) -> list[str]:
-    problems = []
+    problems = _parameter_problems(data.get("parameters", {}))
     sources = data.get("datasources", {})
     if not isinstance(sources, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and v for k, v in sources.items()):
@@ -420,7 +479,9 @@ def _described(data: dict) -> dict:
     return {"datasources": dict(data.get("datasources", {})), "database": data.get("database", ""),
             "config_endpoint": data.get("config_endpoint", ""),
             "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6"),
-            "server_setup": data.get("server_setup", ""), "seed": tuple(data.get("seed", ()))}
+            "server_setup": data.get("server_setup", ""), "seed": tuple(data.get("seed", ())),
+            "parameters": {name: dict(fragment)
+                           for name, fragment in data.get("parameters", {}).items()}}
 
 
 def _brought_problems(name: str, folder: Path, data: dict) -> list[str]:

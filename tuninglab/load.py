@@ -26,9 +26,9 @@ class LoadSpec:
     think_time_ms: int = 0
     rate: float | None = None
     max_users: int | None = None
-    lines: int = 5
-    bulk_rows: int = 10000
-    note_chars: int = 100
+    # the app's workload parameters (apps.App.parameters: the recipe's values or the app's
+    # defaults); the driver hands them to the script
+    parameters: dict = field(default_factory=dict)
     scale: int = 1
     requests_per_connection: int = 0  # 0: each virtual user keeps its connection
     target: str = "app"  # the node's name on the stack's network
@@ -39,8 +39,12 @@ class LoadSpec:
     deployment: str = ""  # which of the app's deployments: "" for its own (apps.Deployment)
 
     def with_load(self, overrides: dict) -> "LoadSpec":
-        """This load with some keys replaced (an arm's load level: users, rate, lines...)."""
-        return replace(self, **overrides)
+        """This load with some keys replaced (an arm's load level: users, rate, or one of the
+        app's workload parameters)."""
+        fields = {k: v for k, v in overrides.items() if k not in self.app.parameters}
+        parameters = {**self.parameters,
+                      **{k: v for k, v in overrides.items() if k in self.app.parameters}}
+        return replace(self, **fields, parameters=parameters)
 
     def for_warmup(self) -> "LoadSpec":
         """The load a node warms up with: this one, or for an open model its closed
@@ -64,8 +68,8 @@ class LoadSpec:
         return cls(app=app, mix=app.mixes[workload.mix], model=workload.model,
                    users=workload.users or 1,
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
-                   max_users=workload.max_users, lines=workload.lines,
-                   bulk_rows=workload.bulk_rows, note_chars=workload.note_chars,
+                   max_users=workload.max_users,
+                   parameters={**app.parameter_defaults(), **workload.parameters},
                    requests_per_connection=workload.requests_per_connection)
 
     @property
@@ -137,8 +141,8 @@ def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | Non
     app = app or apps.image_app()
     mix = dict.fromkeys(app.transactions, 1)
     for deployment in app.deployments:  # each WAR of the app answers for itself
-        spec = LoadSpec(app=app, mix=mix, model="smoke", lines=5, bulk_rows=200, target=target,
-                        deployment=deployment.name)
+        spec = LoadSpec(app=app, mix=mix, model="smoke", parameters=app.smoke_parameters(),
+                        target=target, deployment=deployment.name)
         try:
             metrics = load_metrics(driver_for(app).smoke(client, spec, rounds))
         except (RuntimeError, ValueError, KeyError, TypeError) as error:

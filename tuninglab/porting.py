@@ -30,9 +30,6 @@ __all__ = ["PortError", "PORTABLE_KINDS", "port", "why_not_portable"]
 
 # Change kinds that touch the server, the JVM, the container or the database only.
 PORTABLE_KINDS = ("jboss-cli", "jvm-options", "container-limits", "postgresql-conf", "none")
-# [workload] keys that size the lab's own app's transactions: a recipe that sets one measures
-# that app.
-APP_WORKLOAD_KEYS = ("lines", "bulk_rows", "note_chars")
 _DATA_SOURCE = re.compile(r"(data-source=)([A-Za-z0-9_.\-]+)")
 # A system property the lab's own app reads at deployment (changes/app_properties.py).
 _APP_PROPERTY = re.compile(r"system-property=(tl\.[A-Za-z0-9_.\-]+)")
@@ -51,8 +48,10 @@ def why_not_portable(recipe: Recipe) -> list[str]:
                        f"setting (portable kinds: {', '.join(PORTABLE_KINDS)})")
     if recipe.baseline.properties:
         reasons.append("[baseline.properties] sets the lab's own app's tl.* properties")
-    set_keys = [k for k in APP_WORKLOAD_KEYS if k in raw.get("workload", {})]
-    if recipe.load_levels is not None and recipe.load_levels.key in APP_WORKLOAD_KEYS:
+    # the workload parameters of the recipe's own app size that app's transactions
+    own = apps.load(recipe.workload.app, recipe.repo_root).parameters
+    set_keys = [k for k in own if k in raw.get("workload", {})]
+    if recipe.load_levels is not None and recipe.load_levels.key in own:
         set_keys.append(f"load levels of {recipe.load_levels.key}")
     if set_keys:
         reasons.append(f"[workload] sizes the lab's own app's transactions "

@@ -16,6 +16,7 @@ only what differs.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -231,12 +232,12 @@ class Workload:
     think_time_ms: int | None
     rate: float | None
     max_users: int | None
-    lines: int
-    bulk_rows: int
-    note_chars: int
     requests_per_connection: int = 0  # 0: keep each virtual user's connection
     idle_before_s: int = 0  # > 0: each window follows a pause without load, not settling
     app: str = ""  # the application under test (apps.py; the schema's default when built)
+    # the app's workload parameters (apps.App.parameters), each the recipe's value or the
+    # app's default
+    parameters: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,7 @@ def load_recipe(path: Path | str) -> Recipe:
         toml_path = _toml_path(Path(path))
         data = _read_toml(toml_path)
         folder = toml_path.parent.resolve()
-        _raise_if_any(toml_path, _schema_problems(data))
+        _raise_if_any(toml_path, _schema_problems(data, folder))
         _raise_if_any(toml_path, _rule_problems(data, folder))
         return _build_recipe(data, folder, toml_path.resolve())
     except OSError as error:  # a name too long, no permission...
@@ -493,6 +494,33 @@ def recipe_schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
+def recipe_schema_for(app: apps.App | None) -> dict:
+    """The schema a recipe of ``app`` is checked against: recipe_schema() with the app's
+    workload parameters as [workload] keys and as keys of [load_levels] (a list of values).
+    A parameter named like a generic workload key is left out (the app's check names it)."""
+    if app is None or not app.parameters:
+        return recipe_schema()
+    schema = copy.deepcopy(recipe_schema())  # the cached one stays the generic schema
+    workload = schema["properties"]["workload"]["properties"]
+    levels = schema["properties"]["load_levels"]["properties"]
+    for name, fragment in app.parameters.items():
+        if name in workload:
+            continue
+        bounds = {k: v for k, v in fragment.items() if k in ("type", "minimum", "maximum")}
+        workload[name] = {**bounds, "description": fragment["description"],
+                          "default": fragment["default"]}
+        levels[name] = {"description": f"{fragment['description']} One value per level.",
+                        "type": "array", "minItems": 2, "maxItems": 16, "uniqueItems": True,
+                        "items": bounds}
+    return schema
+
+
+def parameter_clashes(app: apps.App) -> list[str]:
+    """The app's workload parameters that carry the name of a generic workload key."""
+    generic = recipe_schema()["properties"]["workload"]["properties"]
+    return sorted(set(app.parameters) & set(generic))
+
+
 # --------------------------------------------------------------------------- reading
 
 
@@ -558,8 +586,8 @@ def _split_toml_position(message: str) -> tuple[str, str]:
 # --------------------------------------------------------------------------- schema stage
 
 
-def _schema_problems(data: dict) -> list[Problem]:
-    validator = jsonschema.Draft202012Validator(recipe_schema())
+def _schema_problems(data: dict, folder: Path) -> list[Problem]:
+    validator = jsonschema.Draft202012Validator(recipe_schema_for(_app_of(data, folder)))
     problems: list[Problem] = []
     for error in validator.iter_errors(data):
         problems += _problems_from_schema_error(error)
@@ -951,12 +979,28 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Prob
         problems.append(Problem("workload.model", f"{workload['model']!r}: app {app_name!r}'s "
                                 f"workload runs the {' and '.join(app.models)} model only; "
                                 f"allowed: {', '.join(app.models)}"))
+    for name in parameter_clashes(app):
+        problems.append(Problem("workload.app", f"apps/{app_name}/app.toml: parameters.{name} "
+                                f"has the name of a generic workload key; allowed: another "
+                                f"name"))
     for metric in set(metrics.get("runtime", ())) & set(POOL_METRICS):
         if not app.datasources:
             problems.append(Problem("metrics.runtime", f"{metric!r}: app {app_name!r} declares "
                                     f"no data source of its own; allowed: a [datasources] "
                                     f"table in apps/{app_name}/app.toml, or no {metric!r}"))
     return problems
+
+
+def _app_of(data: dict, folder: Path) -> apps.App | None:
+    """The app a recipe's data names, before its schema is checked (None when it cannot be
+    loaded: the rules name the problem under workload.app)."""
+    workload = data.get("workload") if isinstance(data, dict) else None
+    if not isinstance(workload, dict) or not isinstance(workload.get("app", ""), str):
+        return None
+    try:
+        return apps.load(_app_name(workload), folder.parent.parent.parent)
+    except apps.AppError:
+        return None
 
 
 def _app_name(workload: dict) -> str:
@@ -1000,7 +1044,7 @@ def _build_recipe(data: dict, folder: Path, toml_path: Path) -> Recipe:
         baseline=_build_setup(data.get("baseline", {}), folder),
         change=_build_change(data["change"], folder,
                              _with_defaults(data.get("stack", {}), "stack")["jvm_options"]),
-        workload=_build_workload(data["workload"]),
+        workload=_build_workload(data["workload"], folder),
         metrics=_build_metrics(data.get("metrics", {})),
         tolerance=_build_tolerance(data.get("tolerance", {})),
         profiles=_build_profiles(data.get("profiles", {})),
@@ -1106,10 +1150,11 @@ def _cpus(value) -> float | str | None:
     return float(value)
 
 
-def _build_workload(workload: dict) -> Workload:
-    common = ("app", "mix", "model", "lines", "bulk_rows", "note_chars",
-              "requests_per_connection", "idle_before_s")
+def _build_workload(workload: dict, folder: Path) -> Workload:
+    common = ("app", "mix", "model", "requests_per_connection", "idle_before_s")
     values = _with_defaults(workload, "workload", common + MODEL_KEYS[workload["model"]])
+    app = _app_of({"workload": workload}, folder)
+    defaults = app.parameter_defaults() if app is not None else {}
     rate = values.get("rate")
     return Workload(
         app=values["app"],
@@ -1119,11 +1164,9 @@ def _build_workload(workload: dict) -> Workload:
         think_time_ms=values.get("think_time_ms"),
         rate=None if rate is None else float(rate),
         max_users=values.get("max_users"),
-        lines=values["lines"],
-        bulk_rows=values["bulk_rows"],
-        note_chars=values["note_chars"],
         requests_per_connection=values["requests_per_connection"],
         idle_before_s=values["idle_before_s"],
+        parameters={name: workload.get(name, default) for name, default in defaults.items()},
     )
 
 

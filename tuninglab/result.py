@@ -52,7 +52,7 @@ KEYS = {
               "the source's points (`x`, `y`, `y_unit`, `label`, `normalize`) for a sweep's plot",
     "change": "`{kind, description, files: {name: text}, sweep}`; `sweep` is `{name, unit, values, "
               "reference, cheaper}` or `null`",
-    "workload": "`{mix, model, users, rate, think_time_ms, lines, note_chars, bulk_rows}`",
+    "workload": "`{mix, model, users, rate, think_time_ms}` and the app's workload parameters (the lab's own app: `lines, note_chars, bulk_rows`)",
     "plan": "`{kind, layout, switch, nodes, change_levels, load_key, load_values, slots, "
             "concurrency, arms: [{id, label, level, value, load, node}], settings: {arm: what the "
             "arm sets}}`; `layout` is `crossover` (two nodes side by side, the arms swapping "
@@ -179,8 +179,10 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
                        "name": recipe.sweep.name, "unit": recipe.sweep.unit,
                        "values": list(recipe.sweep.values), "reference": recipe.sweep.reference,
                        "cheaper": recipe.sweep.cheaper}},
-        "workload": {k: getattr(recipe.workload, k) for k in (
-            "mix", "model", "users", "rate", "think_time_ms", "lines", "note_chars", "bulk_rows")},
+        # the generic keys, then the app's workload parameters (the lab's own app: lines,
+        # note_chars, bulk_rows), as results before parameters stored them
+        "workload": {**{k: getattr(recipe.workload, k) for k in (
+            "mix", "model", "users", "rate", "think_time_ms")}, **recipe.workload.parameters},
         "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
         "design": {"method": METHOD, "seed": seed, "mirrored": mirrored,
                    "confidence": (queue_log.get("sequential") or {}).get("confidence", 0.95),

@@ -46,7 +46,7 @@ def test_the_jvm_sees_the_processors_of_its_limits(stack):
 
 
 def test_thirty_seconds_of_the_mix_without_errors(stack):
-    spec = LoadSpec(mix=ALL_TRANSACTIONS, users=8, lines=5, bulk_rows=500)
+    spec = LoadSpec(mix=ALL_TRANSACTIONS, users=8, parameters={"lines": 5, "bulk_rows": 500})
     metrics = load_metrics(load.run(stack.loadgen, spec, 30, "integration-mix"))
     print(f"30 s mix: {metrics['requests']} requests, {metrics['throughput']:.1f} tx/s, "
           f"stack ready in {stack.started_in_s:.1f} s")
@@ -68,7 +68,7 @@ def test_the_compilers_cpu_is_read_from_the_kernel_and_grows_under_load(stack):
 
 def test_neworder_is_found_again_by_orderstatus(stack):
     """The workload's own check: an order a user created is read back (50 % of OrderStatus)."""
-    spec = LoadSpec(mix={"NewOrder": 1, "OrderStatus": 1}, users=2, lines=20)
+    spec = LoadSpec(mix={"NewOrder": 1, "OrderStatus": 1}, users=2, parameters={"lines": 20})
     metrics = load_metrics(load.run(stack.loadgen, spec, 3, "integration-roundtrip"))
     assert metrics["failed"] == 0
     assert metrics["transactions"]["OrderStatus"]["count"] > 0
@@ -77,7 +77,7 @@ def test_neworder_is_found_again_by_orderstatus(stack):
 def test_a_profiled_pass_records_where_the_node_spent_its_time(stack):
     """profiling.py on a real node: the profiler deploys beside the app, JFR samples the node
     during a window of the mix, the samples come back ranked, and the profiler is gone after."""
-    spec = LoadSpec(mix=ALL_TRANSACTIONS, users=4, lines=5, bulk_rows=500)
+    spec = LoadSpec(mix=ALL_TRANSACTIONS, users=4, parameters={"lines": 5, "bulk_rows": 500})
     load.run(stack.loadgen, spec, 5, "integration-jfr-warm")  # past the first requests' class loading
     record = profiling.run_pass(stack, {"baseline": "app"},
                                 lambda: load.run(stack.loadgen, spec, 10, "integration-jfr"), 10)

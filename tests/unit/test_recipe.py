@@ -166,7 +166,7 @@ def test_every_recipe_in_the_repository_is_valid():
          "deployment, database-split, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
-         "max_users, lines, note_chars, bulk_rows"),
+         "max_users, requests_per_connection, idle_before_s, app, lines, note_chars, bulk_rows"),
         ('file = "change.cli"', 'file = "missing.cli"',
          "change.file: 'missing.cli' not found in recipes/guide/pool-size/ "
          "(files there: baseline.cli, change.cli, recipe.toml)"),

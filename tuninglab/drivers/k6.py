@@ -37,8 +37,10 @@ def environment(spec, seconds: int) -> dict[str, str]:
     """The variables an app's k6 script reads (workloads/mix.js documents them)."""
     env = {"BASE_URL": spec.base_url, "MIX": json.dumps(spec.mix), "MODEL": spec.model,
            "USERS": str(spec.users), "THINK_MS": str(spec.think_time_ms),
-           "WARMUP_S": "0", "TRIAL_S": str(seconds), "LINES": str(spec.lines),
-           "BULK_ROWS": str(spec.bulk_rows), "NOTE_CHARS": str(spec.note_chars),
+           "WARMUP_S": "0", "TRIAL_S": str(seconds),
+           # the app's workload parameters, its defaults where the spec sets none
+           **{name.upper(): str(value) for name, value in
+              {**spec.app.parameter_defaults(), **spec.parameters}.items()},
            "SCALE": str(spec.scale), "STREAM": str(spec.stream),
            "STREAMS": str(spec.streams),
            "REQUESTS_PER_CONNECTION": str(spec.requests_per_connection)}
