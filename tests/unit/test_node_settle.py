@@ -42,17 +42,17 @@ class _Management:
         self.state = "running"
 
 
-def _kind(ops):
-    """A change kind whose one arm applies ``ops``."""
+def _kind(ops, switch="runtime"):
+    """A change kind whose one arm applies ``ops``, swapping arms by ``switch``."""
     arm = SimpleNamespace(id="variant")
-    return SimpleNamespace(arms=[arm], operations=lambda a: (ops, True),
+    return SimpleNamespace(arms=[arm], operations=lambda a: (ops, True), switch=switch,
                            operation_groups=lambda a: [(ops, True)]), arm
 
 
-def _configure(m, setup, ops=()):
+def _configure(m, setup, ops=(), switch="runtime"):
     stack = SimpleNamespace(management_of=lambda node: m,
                             property_readers=lambda: ["orderentry.war", "shop.war"])
-    kind, arm = _kind(list(ops))
+    kind, arm = _kind(list(ops), switch)
     state = nodes.configure(stack, "app-1", kind, arm, setup)
     pending = state.pending
     nodes.settle(stack, "app-1", state)
@@ -90,3 +90,11 @@ def test_a_reload_covers_a_property_written_beside_it():
     setup = Setup(None, None, properties={"tl.app.log_each_transaction": "true"})
     m = _Management(on_reload={"task-max-threads"})
     assert _configure(m, setup, [THREADS]) == (nodes.RELOAD, ["reload"])
+
+
+def test_a_change_declared_to_swap_with_a_reload_is_reloaded_in_whatever_the_server_says():
+    """WildFly applies the EJB pass-by-value flag by redeploying the app on its own, without
+    asking for a reload; the recipe declares switch = "reload", and that is honoured (a
+    read-back during the redeployment found the app gone, 28 November 2026)."""
+    assert _configure(_Management(), Setup(None, None), [LEVEL], switch="reload") == (
+        nodes.RELOAD, ["reload"])

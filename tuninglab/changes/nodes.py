@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .. import jboss_cli, management, server_modules
 from ..jboss_cli import Operation
-from ..plan import Arm
+from ..plan import RUNTIME, Arm
 from ..recipe import Setup
 from . import model
 from .base import ChangeKind
@@ -72,7 +72,11 @@ def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> Nod
                 f"{op.where}: {op.address_text} already exists in the baseline; a change file "
                 f"may only add what the baseline does not have")
     responses += [model.apply(m, op) for op in applied_ops]
+    # A change that declares it swaps with a reload is reloaded in too, whatever the server
+    # answers: some writes are applied by a redeployment WildFly starts on its own (the EJB
+    # pass-by-value flag), and a read-back during it finds the app gone.
     if any(r is not None and r.needs_reload for r in responses) \
+            or (applied_ops and kind.switch != RUNTIME) \
             or m.server_state() != "running":  # reload-required by an earlier write
         state.pending = RELOAD
     elif any(op.address[0][0] == "system-property" for op in state.baseline_ops + applied_ops):
