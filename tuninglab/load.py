@@ -69,7 +69,7 @@ class LoadSpec:
                    users=workload.users or 1,
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
                    max_users=workload.max_users,
-                   parameters={**app.parameter_defaults(), **workload.parameters},
+                   parameters=dict(workload.parameters),  # the app's defaults filled in
                    requests_per_connection=workload.requests_per_connection)
 
     @property

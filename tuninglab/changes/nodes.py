@@ -3,8 +3,9 @@ before every trial.
 
 A node gets the recipe's baseline set-up (baseline.cli, baseline.properties) and, if its first
 arm applies the change, the change's operations; then what they need to take effect
-(``settle``): a reload where the server asks for one, else a redeployment of the apps where a
-tl.* property was written (the apps read them when they deploy), else nothing. A reload
+(``settle``): a reload where the server asks for one or the change declares it swaps with a
+reload, else a redeployment of the apps where a tl.* property was written (the apps read them
+when they deploy), else nothing. A reload
 restarts every service and, on a cluster, makes the node leave and join its view: a cluster's
 nodes reload one after the other, while a redeployment or nothing lets them all be configured
 at once. Everything the change's operations will replace (for every arm: a sweep's arms
