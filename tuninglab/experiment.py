@@ -31,12 +31,13 @@ from typing import Callable
 
 import docker
 
-from . import (apps, calibration, changes, design, images, layout, load, preflight, profiling,
+from . import (apps, calibration, changes, database_stats, design, images, layout, load, preflight, profiling,
                provenance, quiet, result, stackpool, staleness, stats, store, telemetry,
                topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling
+from .changes import database_read_back
 from .changes import nodes as node_setup
 from .errors import DirtyTree
 from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
@@ -90,7 +91,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
 
     A run in the full profile is meant for the site: it refuses a tree whose measured inputs
     have uncommitted changes, unless ``allow_dirty``."""
-    prof = recipe.profile(profile)
+    prof = database_stats.settled(recipe.profile(profile), recipe.metrics.runtime)
     phases = _Phases()
     code = {"recipe_hash": recipe_hash(recipe), "measured_hash": measured_hash(recipe),
             "role_inputs": staleness.role_inputs(recipe), **provenance.git()}
@@ -596,6 +597,11 @@ class _Run:
                                             f"{node} ({arm.label}), trial {index}")]
         ok = numbers["requests"] - numbers["failed"]
         window = telemetry.window(stack, node, before, after, ok, self.window.seconds, shared_by)
+        # What the arm did to the database, where the recipe says what that must be.
+        checks = [*checks, *changes.require(
+            database_read_back.checks(self.recipe.change.database, self.kind.applies(arm),
+                                      window.get("database")),
+            f"{node} ({arm.label}), trial {index}")]
         errors = trial_errors(self.recipe, numbers)
         disturbances = trial_disturbances(self.recipe, window)
         # The CI profile records interference but does not re-run for it: its numbers support

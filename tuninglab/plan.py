@@ -27,8 +27,9 @@ changes/base.py):
   run, results/aa-noise/20261125T042845Z-vm.json) falls on each arm half of the time and is
   estimated and removed by the analysis instead of read as an effect;
 - **shared** (a change that lives in the database, a sweep whose setting switches at runtime,
-  a curve of the load): one node, arms one at a time, the setting switched in place before
-  every trial;
+  a curve of the load, and any plan that reads the database's figures per arm: two arms in one
+  window would share the database's counters, database_stats.py): one node, arms one at a
+  time, the setting switched in place before every trial;
 - **per-level** (a sweep of a setting that needs a reload or a restart): one node per value,
   started, configured and warmed once, measured one at a time. One launch per value leaves
   the luck of that launch (two identical nodes differ by several per cent) inside the value's
@@ -52,6 +53,7 @@ __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", 
            "SWITCHES", "RUNTIME", "RELOAD", "RESTART", "DATABASE", "CLUSTER_TARGET"]
 
 BASELINE, VARIANT = "baseline", "variant"
+READS_DATABASE = "database"  # metrics.runtime: the database's figures (database_stats.py)
 
 # What a plan compares, which decides its analysis.
 AB = "ab"  # two change levels
@@ -198,6 +200,8 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
                             if i == len(load_values) - 1 or (i == 0 and not crossed))
     kind = _kind(recipe)
     layout = SHARED if recipe.cluster else _layout(kind, switch)
+    if layout == CROSSOVER and READS_DATABASE in recipe.metrics.runtime:
+        layout = SHARED  # arms side by side would share the database whose figures are read
     arms = []
     for level, value in levels:
         for load in load_values:

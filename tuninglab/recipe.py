@@ -196,6 +196,9 @@ class Change:
     active_nodes: int | str | None = None  # kind active-nodes: nodes in rotation (or {value})
     deployment: str | None = None  # kind deployment: the app's deployment the variant drives
     db_cpus: float | None = None  # kind database-split: each database's quota in the variant
+    # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
+    # (low, high)}}, read back after every window (changes/database_read_back.py)
+    database: dict = field(default_factory=dict)
 
     @property
     def is_none(self) -> bool:
@@ -767,6 +770,7 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
     if kind in ("deployment", "database-split") and "deployment" in change:
         problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
     problems += _database_problems(kind, data.get("stack", {}))
+    problems += _database_read_back_problems(change.get("database", {}), data.get("metrics", {}))
     if kind in CLUSTER_KINDS and "cluster" not in data:
         problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
                                                f"cluster, and the recipe has no [cluster]; "
@@ -895,6 +899,21 @@ def _load_level_problems(data: dict) -> list[Problem]:
     return []
 
 
+def _database_read_back_problems(database: dict, metrics: dict) -> list[Problem]:
+    """What an arm must do to the database is read from the window's database figures, which
+    only a recipe that samples them has; a range must be one."""
+    problems = []
+    if database and "database" not in metrics.get("runtime", ()):
+        problems.append(Problem("change.database", "needs the database's figures of every "
+                                "window; allowed: with \"database\" in metrics.runtime"))
+    problems += [Problem(f"change.database.{arm}.{figure}",
+                         f"[{low}, {high}]: the low end above the high one; allowed: [low, high] "
+                         f"with low <= high")
+                 for arm, ranges in database.items() for figure, (low, high) in ranges.items()
+                 if low > high]
+    return problems
+
+
 def _selector_problems(table: dict, section: str, selector: str,
                        own_keys: dict[str, tuple[str, ...]],
                        required_keys: dict[str, tuple[str, ...]]) -> list[Problem]:
@@ -983,6 +1002,10 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Prob
         problems.append(Problem("workload.app", f"apps/{app_name}/app.toml: parameters.{name} "
                                 f"has the name of a generic workload key; allowed: another "
                                 f"name"))
+    if "database" in metrics.get("runtime", ()) and not app.database:
+        problems.append(Problem("metrics.runtime", f"'database': app {app_name!r} has no "
+                                f"database of its own to read; allowed: a database key in "
+                                f"apps/{app_name}/app.toml, or no 'database'"))
     for metric in set(metrics.get("runtime", ())) & set(POOL_METRICS):
         if not app.datasources:
             problems.append(Problem("metrics.runtime", f"{metric!r}: app {app_name!r} declares "
@@ -1132,6 +1155,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         active_nodes=change.get("active_nodes"),
         deployment=change.get("deployment"),
         db_cpus=_cpus(change.get("db_cpus")),
+        database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
+                  for arm, ranges in change.get("database", {}).items()},
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from . import interference
+from . import apps, database_stats, interference
 from .compiler_cpu import busiest, compiler_figures, compiler_reading
 from .jvm_threads import read_threads
 from .management import ManagementError
@@ -53,24 +53,42 @@ RUNTIME_SOURCES = {
 TASK_THREAD = "default task-"  # the default worker's task threads, as the kernel names them
 
 
+# What a recipe may name in metrics.runtime beside RUNTIME_SOURCES: read from the database, not
+# from a node (database_stats.py).
+DATABASE = "database"
+
+
 def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") -> dict:
     """Every counter the window needs. ``target`` is what the load went to: a node, or a
     balancer whose nodes are read each. The CPU counters are read nearest the load: last at
-    the window's start, first at its end, so that the management calls and the read of the
-    JVM's threads (a ``docker exec`` on a remote engine) cost the node no CPU inside the
-    window."""
-    members = {}
+    the window's start, first at its end, so that the management calls, the read of the JVM's
+    threads (a ``docker exec`` on a remote engine) and the database's statistics cost no CPU
+    inside the window."""
+    members, database = {}, None
     if edge == "start":
         members = _members(stack, target, runtime)
+        database = _database(stack, runtime)
     roles = [*stack.databases, "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
             "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
             "host": interference.host_snapshot(stack.local_engine), "members": members}
     if edge != "start":
         snap["members"] = _members(stack, target, runtime)
+        database = _database(stack, runtime)
+    if database is not None:
+        snap["database"] = database
     if target in stack.balancers:
         snap["requests_by_node"] = stack.balancers[target].requests_by_node()
     return snap
+
+
+def _database(stack, runtime: tuple[str, ...]) -> dict | None:
+    """The app's database's counters on the stack's first database, if the recipe asks."""
+    if DATABASE not in runtime:
+        return None
+    return database_stats.read(next(iter(stack.databases.values())),
+                               stack.app_declaring("database").database,
+                               views_in=apps.image_app(stack.workspace).database)
 
 
 def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
@@ -147,6 +165,10 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
              for n in members if "datasource-pool" in after["members"][n]]
     if pools:
         out["datasource_pool"] = _pool_window(*_summed(pools), transactions)
+    if "database" in after:  # arms side by side share the database: its figures are theirs
+        out["database"] = (database_stats.window(before["database"], after["database"],
+                                                 transactions, load_s) if shared_by == 1
+                           else {"error": f"shared by {shared_by} arms measured side by side"})
     if len(members) == 1:  # gauges: a cluster has them per node only
         out.update(_gauges(before["members"][members[0]], after["members"][members[0]]))
     else:

@@ -3,7 +3,7 @@ import ipaddress
 
 import pytest
 
-from tuninglab import apps, calibration, load, profiling
+from tuninglab import apps, calibration, database_stats, load, profiling
 from tuninglab.compiler_cpu import compiler_threads_cpu
 from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
@@ -64,6 +64,24 @@ def test_the_compilers_cpu_is_read_from_the_kernel_and_grows_under_load(stack):
     threads = compiler_threads_cpu(read_threads(stack.nodes["app"]))
     wall = compilation_seconds(stack.management)
     assert threads is not None and 1.0 < sum(threads.values()) <= wall * 2, (threads, wall)
+
+
+def test_the_database_figures_count_what_ran_in_the_database(stack):
+    """A reading before and after known statements: two UPDATEs of three rows each, one INSERT
+    of two, and transaction control that is not counted. The first reading is itself one
+    statement of this database (the app's and the views' database are the same here), so the
+    statements are known + 1; the WAL moved."""
+    db, name = stack.databases["db"], apps.image_app().database
+    before = database_stats.read(db, name, views_in=name)
+    db.sql("BEGIN; UPDATE item SET price = price WHERE id IN (1, 2, 3); "
+           "UPDATE item SET name = name WHERE id IN (4, 5, 6); "
+           "CREATE TEMP TABLE t (n int); INSERT INTO t VALUES (1), (2); COMMIT", database=name)
+    after = database_stats.read(db, name, views_in=name)
+    figures = database_stats.window(before, after, transactions=1, load_s=1.0)
+    assert "error" not in figures, figures
+    assert (figures["updated"], figures["inserted"]) == (6, 2), figures
+    assert figures["statements"] == 4 + 1, figures  # 2 UPDATE, CREATE, INSERT; the reading
+    assert figures["wal_bytes"] > 0
 
 
 def test_neworder_is_found_again_by_orderstatus(stack):

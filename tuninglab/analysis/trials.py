@@ -34,6 +34,14 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
     metrics["cpu_per_tx"] = telemetry.get("cpu_per_tx_ms")
     metrics["db_cpu_per_tx"] = telemetry.get("db_cpu_per_tx_ms")
     metrics["gc_time"] = telemetry.get("gc_time_share")
+    database = telemetry.get("database") or {}
+    if "per_tx" in database:  # what the app's transactions did in the database
+        per_tx = database["per_tx"]
+        metrics.update({"db_statements_per_tx": per_tx.get("statements"),
+                        "db_updates_per_tx": per_tx.get("updated"),
+                        "db_wal_per_tx": per_tx.get("wal_bytes"),
+                        "db_rollbacks_per_tx": per_tx.get("rollbacks"),
+                        "deadlocks_per_min": database.get("deadlocks_per_min")})
     pool = telemetry.get("datasource_pool")
     if pool:
         metrics["pool_wait_ms"] = pool.get("blocking_ms_per_tx")

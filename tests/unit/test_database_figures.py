@@ -1,0 +1,114 @@
+"""The database's figures of a window (database_stats.py) on known readings, the read-back of
+what an arm did to the database (changes/database_read_back.py), and the rules around them:
+a recipe that reads them runs its arms one at a time, settles long enough for PostgreSQL's
+late counters, and cannot state ranges without reading the figures."""
+from __future__ import annotations
+
+import pytest
+
+from tuninglab import database_stats
+from tuninglab.changes.database_read_back import checks
+from tuninglab.plan import CROSSOVER, SHARED, compile_plan
+from tuninglab.recipe import RecipeError, load_recipe
+
+BEFORE = {"commits": 100.0, "rollbacks": 2.0, "deadlocks": 1.0, "wal_bytes": 10_000.0,
+          "statements": 500.0, "updated": 50.0, "inserted": 0.0}
+
+
+def reading(**more) -> dict:
+    return {key: BEFORE[key] + more.get(key, 0.0) for key in BEFORE}
+
+
+def test_a_window_is_the_difference_of_two_readings_per_completed_transaction():
+    after = reading(commits=200, rollbacks=4, deadlocks=3, wal_bytes=35_200, statements=4400,
+                    updated=200, inserted=200)
+    figures = database_stats.window(BEFORE, after, transactions=200, load_s=10.0)
+    assert figures["statements"] == 4400 and figures["deadlocks"] == 3
+    assert figures["per_tx"] == {"statements": 22.0, "updated": 1.0, "inserted": 1.0,
+                                 "wal_bytes": 176.0, "commits": 1.0, "rollbacks": 0.02}
+    assert figures["deadlocks_per_min"] == pytest.approx(18.0)
+
+
+def test_a_window_without_transactions_has_totals_and_no_ratios():
+    figures = database_stats.window(BEFORE, reading(statements=3), transactions=0, load_s=3.0)
+    assert figures["statements"] == 3 and figures["per_tx"] == {}
+
+
+def test_a_reading_that_failed_makes_the_window_say_why():
+    figures = database_stats.window({"error": "psql: no such database"}, BEFORE, 10, 3.0)
+    assert figures == {"error": "psql: no such database"}
+
+
+class FakeDb:
+    def __init__(self, answer):
+        self.answer, self.asked = answer, []
+
+    def sql(self, statement, database="postgres"):
+        self.asked.append((statement, database))
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+def test_a_reading_runs_where_the_views_are_and_names_the_app_s_database():
+    db = FakeDb('{"commits": 1, "rollbacks": 0, "deadlocks": 0, "wal_bytes": 5, '
+                '"statements": 7, "updated": 2, "inserted": 1}')
+    assert database_stats.read(db, "workorders", views_in="orderentry")["statements"] == 7.0
+    statement, where = db.asked[0]
+    assert where == "orderentry" and "d.datname = 'workorders'" in statement
+
+
+@pytest.mark.parametrize("answer, said", [("", "no database 'shop'"),
+                                          (RuntimeError("psql: connection refused"),
+                                           "connection refused")])
+def test_a_reading_that_cannot_be_made_is_an_error_not_zeros(answer, said):
+    assert said in database_stats.read(FakeDb(answer), "shop", views_in="orderentry")["error"]
+
+
+RANGES = {"baseline": {"statements": (20, 24)},
+          "variant": {"statements": (0.9, 1.2), "deadlocks": (0, 0)}}
+
+
+def window(statements_per_tx: float, deadlocks: float = 0) -> dict:
+    return {"per_tx": {"statements": statements_per_tx}, "deadlocks": deadlocks}
+
+
+def test_each_arm_is_held_to_its_own_ranges():
+    assert all(c.ok for c in checks(RANGES, variant=False, database=window(22.0)))
+    assert all(c.ok for c in checks(RANGES, variant=True, database=window(1.0)))
+    # the variant that still ran N+1 statements, or deadlocked once, did not do what it says
+    failed = [c for c in checks(RANGES, variant=True, database=window(22.0, deadlocks=1))
+              if not c.ok]
+    assert [c.what for c in failed] == ["statements per transaction, in the database (variant)",
+                                        "deadlocks in the window, in the database (variant)"]
+    assert failed[0].expected == "0.9 to 1.2" and failed[0].actual == "22"
+
+
+def test_an_arm_without_figures_fails_its_read_back_and_one_without_ranges_has_none():
+    no_figures = checks(RANGES, variant=False, database={"error": "shared by 2 arms"})
+    assert [c.ok for c in no_figures] == [False] and "shared by 2 arms" in no_figures[0].actual
+    assert checks(RANGES, variant=False, database={"per_tx": {}})[0].ok is False
+    assert checks({"variant": RANGES["variant"]}, variant=False, database=None) == []
+
+
+def test_a_recipe_that_reads_the_database_runs_its_arms_one_at_a_time(tree):
+    unchanged = tree.copy_sample("guide", "other")
+    folder = tree.edit('runtime = ["datasource-pool"]', 'runtime = ["datasource-pool", "database"]')
+    assert compile_plan(load_recipe(folder), switch="runtime").layout == SHARED
+    assert compile_plan(load_recipe(unchanged), switch="runtime").layout == CROSSOVER
+
+
+def test_a_recipe_that_reads_the_database_settles_long_enough_for_its_late_counters(tree):
+    quick = load_recipe(tree.sample).profile("quick")
+    assert quick.settle_s < database_stats.SETTLE_S  # else this test proves nothing
+    assert database_stats.settled(quick, ("database",)).settle_s == database_stats.SETTLE_S
+    assert database_stats.settled(quick, ("jvm-memory",)) is quick
+
+
+def test_ranges_without_the_figures_or_upside_down_are_refused(tree):
+    folder = tree.edit('[workload]', '[change.database.variant]\nstatements = [3, 1]\n\n[workload]')
+    with pytest.raises(RecipeError) as error:
+        load_recipe(folder)
+    text = str(error.value)
+    assert "change.database: needs the database's figures" in text
+    assert "change.database.variant.statements: [3, 1]" in text

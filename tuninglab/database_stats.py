@@ -1,0 +1,80 @@
+"""What the database saw during a measured window: statements the app ran, rows they updated
+and inserted, WAL bytes, and transactions committed and rolled back and deadlocks.
+
+These prove what a change to the application did, from the database's side (one query
+instead of N+1 shows as fewer statements a transaction; a store that writes only what changed
+as fewer updated rows and fewer WAL bytes), and they are the measure where a source's claim is
+about aborts rather than speed (deadlocks). A recipe asks for them with ``"database"`` in
+``metrics.runtime``.
+
+Counters are cumulative, so a window is two readings and a difference, as for CPU
+(telemetry.py). Where they come from decides how exact they are:
+- statements and their rows come from pg_stat_statements (the image preloads it:
+  snippets/baseline/postgresql.conf), which counts each statement as it ends, and the WAL
+  position is the server's own: both are exact at the window's edges;
+- commits, rollbacks and deadlocks come from pg_stat_database, to which a busy backend reports
+  when a transaction ends, at most once a second: each edge lags the load by up to a second
+  (SETTLE_S below keeps the previous arm's counts out of a window).
+Transaction control (BEGIN, COMMIT, SET ...) is not counted as a statement. A reading runs in
+the database that holds the extension's views (the images' app's), not in the app's own.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+# One reading of the database ``{database}`` (a name checked by apps.py).
+READING = """SELECT json_build_object(
+    'commits', d.xact_commit, 'rollbacks', d.xact_rollback, 'deadlocks', d.deadlocks,
+    'wal_bytes', pg_current_wal_lsn() - '0/0'::pg_lsn,
+    'statements', (SELECT coalesce(sum(s.calls), 0) FROM pg_stat_statements s
+                   WHERE s.dbid = d.datid AND s.query !~* '^\\s*(begin|commit|rollback|start|set|show|savepoint|release|discard|reset)\\M'),
+    'updated', (SELECT coalesce(sum(s.rows), 0) FROM pg_stat_statements s
+                WHERE s.dbid = d.datid AND s.query ~* '^\\s*update\\M'),
+    'inserted', (SELECT coalesce(sum(s.rows), 0) FROM pg_stat_statements s
+                 WHERE s.dbid = d.datid AND s.query ~* '^\\s*insert\\M'))
+FROM pg_stat_database d WHERE d.datname = '{database}'"""
+
+COUNTERS = ("commits", "rollbacks", "deadlocks", "wal_bytes", "statements", "updated",
+            "inserted")
+PER_TRANSACTION = ("statements", "updated", "inserted", "wal_bytes", "commits", "rollbacks")
+
+
+def read(db, database: str, views_in: str) -> dict:
+    """The counters of ``database`` on the PostgreSQL container ``db`` (containers.PostgresNode),
+    read in ``views_in`` (where pg_stat_statements' views are), or {"error": ...} when they
+    cannot be read (the window then has no database figures)."""
+    try:
+        text = db.sql(READING.format(database=database), database=views_in)
+        reading = json.loads(text) if text else None
+    except (RuntimeError, ValueError) as error:
+        return {"error": f"{type(error).__name__}: {str(error)[-300:]}"}
+    if reading is None:
+        return {"error": f"no database {database!r} on the server"}
+    return {key: float(reading[key]) for key in COUNTERS}
+
+
+def window(before: dict, after: dict, transactions: int, load_s: float) -> dict:
+    """The window's differences, and per app transaction (``transactions``: the load's
+    completed ones): what a change to the app is read back from."""
+    if "error" in before or "error" in after:
+        return {"error": before.get("error") or after.get("error")}
+    delta = {key: after[key] - before[key] for key in COUNTERS}
+    per_tx = {key: delta[key] / transactions for key in PER_TRANSACTION} if transactions else {}
+    return {**delta, "per_tx": per_tx,
+            "deadlocks_per_min": delta["deadlocks"] * 60 / load_s if load_s > 0 else None}
+
+
+# Seconds of the arm's own load before a window whose database figures are read: a busy backend
+# reports the previous window's last second at its next transaction a second or more after its
+# last report, so two seconds of settling put the previous arm's counts before the window, not
+# in it (the quick profile settles for 0 s otherwise).
+SETTLE_S = 2
+
+
+def settled(profile, runtime: tuple[str, ...]):
+    """``profile`` (recipe.Profile), with at least SETTLE_S of settling where ``runtime`` names
+    the database's figures."""
+    if "database" not in runtime or profile.settle_s >= SETTLE_S:
+        return profile
+    return replace(profile, settle_s=SETTLE_S)
