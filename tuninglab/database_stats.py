@@ -4,8 +4,8 @@ and inserted, WAL bytes, and transactions committed and rolled back and deadlock
 These prove what a change to the application did, from the database's side (one query
 instead of N+1 shows as fewer statements a transaction; a store that writes only what changed
 as fewer updated rows and fewer WAL bytes), and they are the measure where a source's claim is
-about aborts rather than speed (deadlocks). A recipe asks for them with ``"database"`` in
-``metrics.runtime``.
+about aborts rather than speed (deadlocks). A recipe asks for them with ``"database"``
+(RUNTIME_NAME) in ``metrics.runtime``.
 
 Counters are cumulative, so a window is two readings and a difference, as for CPU
 (telemetry.py). Where they come from decides how exact they are:
@@ -23,12 +23,16 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+RUNTIME_NAME = "database"  # what a recipe names in metrics.runtime to have these figures
+
+# Statements that only steer a transaction or a session, left out of the statement count.
+CONTROL = "begin|commit|rollback|start|set|show|savepoint|release|discard|reset"
 # One reading of the database ``{database}`` (a name checked by apps.py).
 READING = """SELECT json_build_object(
     'commits', d.xact_commit, 'rollbacks', d.xact_rollback, 'deadlocks', d.deadlocks,
     'wal_bytes', pg_current_wal_lsn() - '0/0'::pg_lsn,
     'statements', (SELECT coalesce(sum(s.calls), 0) FROM pg_stat_statements s
-                   WHERE s.dbid = d.datid AND s.query !~* '^\\s*(begin|commit|rollback|start|set|show|savepoint|release|discard|reset)\\M'),
+                   WHERE s.dbid = d.datid AND s.query !~* '^\\s*(""" + CONTROL + """)\\M'),
     'updated', (SELECT coalesce(sum(s.rows), 0) FROM pg_stat_statements s
                 WHERE s.dbid = d.datid AND s.query ~* '^\\s*update\\M'),
     'inserted', (SELECT coalesce(sum(s.rows), 0) FROM pg_stat_statements s
@@ -75,6 +79,6 @@ SETTLE_S = 2
 def settled(profile, runtime: tuple[str, ...]):
     """``profile`` (recipe.Profile), with at least SETTLE_S of settling where ``runtime`` names
     the database's figures."""
-    if "database" not in runtime or profile.settle_s >= SETTLE_S:
+    if RUNTIME_NAME not in runtime or profile.settle_s >= SETTLE_S:
         return profile
     return replace(profile, settle_s=SETTLE_S)

@@ -31,9 +31,9 @@ from typing import Callable
 
 import docker
 
-from . import (apps, calibration, changes, database_stats, design, images, layout, load, preflight, profiling,
-               provenance, quiet, result, stackpool, staleness, stats, store, telemetry,
-               topology, warmup)
+from . import (apps, calibration, changes, database_stats, design, images, layout, load,
+               preflight, profiling, provenance, quiet, result, stackpool, staleness, stats,
+               store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import still_compiling

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .database_stats import RUNTIME_NAME as READS_DATABASE
 from .recipe import Recipe
 
 __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", "LOAD",
@@ -53,7 +54,6 @@ __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", 
            "SWITCHES", "RUNTIME", "RELOAD", "RESTART", "DATABASE", "CLUSTER_TARGET"]
 
 BASELINE, VARIANT = "baseline", "variant"
-READS_DATABASE = "database"  # metrics.runtime: the database's figures (database_stats.py)
 
 # What a plan compares, which decides its analysis.
 AB = "ab"  # two change levels

@@ -28,7 +28,7 @@ from typing import Any, Iterable, NamedTuple
 
 import jsonschema
 
-from . import apps, server_modules
+from . import apps, database_stats, server_modules
 
 __all__ = [
     "scan_recipes",
@@ -903,7 +903,7 @@ def _database_read_back_problems(database: dict, metrics: dict) -> list[Problem]
     """What an arm must do to the database is read from the window's database figures, which
     only a recipe that samples them has; a range must be one."""
     problems = []
-    if database and "database" not in metrics.get("runtime", ()):
+    if database and database_stats.RUNTIME_NAME not in metrics.get("runtime", ()):
         problems.append(Problem("change.database", "needs the database's figures of every "
                                 "window; allowed: with \"database\" in metrics.runtime"))
     problems += [Problem(f"change.database.{arm}.{figure}",
@@ -1002,7 +1002,7 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Prob
         problems.append(Problem("workload.app", f"apps/{app_name}/app.toml: parameters.{name} "
                                 f"has the name of a generic workload key; allowed: another "
                                 f"name"))
-    if "database" in metrics.get("runtime", ()) and not app.database:
+    if database_stats.RUNTIME_NAME in metrics.get("runtime", ()) and not app.database:
         problems.append(Problem("metrics.runtime", f"'database': app {app_name!r} has no "
                                 f"database of its own to read; allowed: a database key in "
                                 f"apps/{app_name}/app.toml, or no 'database'"))

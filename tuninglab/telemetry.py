@@ -53,11 +53,6 @@ RUNTIME_SOURCES = {
 TASK_THREAD = "default task-"  # the default worker's task threads, as the kernel names them
 
 
-# What a recipe may name in metrics.runtime beside RUNTIME_SOURCES: read from the database, not
-# from a node (database_stats.py).
-DATABASE = "database"
-
-
 def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") -> dict:
     """Every counter the window needs. ``target`` is what the load went to: a node, or a
     balancer whose nodes are read each. The CPU counters are read nearest the load: last at
@@ -84,7 +79,7 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
 
 def _database(stack, runtime: tuple[str, ...]) -> dict | None:
     """The app's database's counters on the stack's first database, if the recipe asks."""
-    if DATABASE not in runtime:
+    if database_stats.RUNTIME_NAME not in runtime:
         return None
     return database_stats.read(next(iter(stack.databases.values())),
                                stack.app_declaring("database").database,

@@ -1,7 +1,7 @@
 """What an arm did to the database, read back after every window: a change to the application
 proves itself here (a listing that reads its lines in one query runs one statement a
-transaction, not 22; a store that writes only what changed updates a tenth of a row, not one), as a change to
-the server proves itself in the server's model. The recipe states the ranges
+transaction, not 22; a store that writes only what changed updates a tenth of a row, not one),
+as a change to the server proves itself in the server's model. The recipe states the ranges
 (``[change.database]``); the figures come from database_stats.py.
 """
 from __future__ import annotations
