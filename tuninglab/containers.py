@@ -151,6 +151,16 @@ class PostgresNode(LabContainer):
                     raise
                 time.sleep(0.1)
 
+    # How PostgreSQL reports a deadlock it broke (lc_messages is C: snippets/baseline).
+    DEADLOCK_LINE = "ERROR:  deadlock detected"
+
+    def deadlocks_logged(self) -> int:
+        """Deadlocks the server has broken since it started, counted in its log: written as
+        each is found, where pg_stat_database may count it only seconds later
+        (database_stats.py)."""
+        text = self.get_wrapped_container().logs().decode(errors="replace")
+        return text.count(self.DEADLOCK_LINE)
+
     def setting(self, name: str) -> str:
         if not re.fullmatch(r"[a-z_.]+", name):
             raise ValueError(f"not a PostgreSQL setting name: {name!r}")

@@ -12,9 +12,11 @@ Counters are cumulative, so a window is two readings and a difference, as for CP
 - statements and their rows come from pg_stat_statements (the image preloads it:
   snippets/baseline/postgresql.conf), which counts each statement as it ends, and the WAL
   position is the server's own: both are exact at the window's edges;
-- commits, rollbacks and deadlocks come from pg_stat_database, to which a busy backend reports
-  when a transaction ends, at most once a second: each edge lags the load by up to a second
-  (SETTLE_S below keeps the previous arm's counts out of a window).
+- deadlocks are counted in the server's log, where each is written as it is found: exact too;
+- commits and rollbacks come from pg_stat_database, to which a busy backend reports when a
+  transaction ends, at most once a second, and an idle one only after seconds: each edge lags
+  the load (SETTLE_S below keeps most of the previous arm's counts out of a window; the
+  statistics' deadlock count lags the same way, which is why the log is read instead).
 Transaction control (BEGIN, COMMIT, SET ...) is not counted as a statement. A reading runs in
 the database that holds the extension's views (the images' app's), not in the app's own.
 """
@@ -23,13 +25,15 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import docker
+
 RUNTIME_NAME = "database"  # what a recipe names in metrics.runtime to have these figures
 
 # Statements that only steer a transaction or a session, left out of the statement count.
 CONTROL = "begin|commit|rollback|start|set|show|savepoint|release|discard|reset"
 # One reading of the database ``{database}`` (a name checked by apps.py).
 READING = """SELECT json_build_object(
-    'commits', d.xact_commit, 'rollbacks', d.xact_rollback, 'deadlocks', d.deadlocks,
+    'commits', d.xact_commit, 'rollbacks', d.xact_rollback,
     'wal_bytes', pg_current_wal_lsn() - '0/0'::pg_lsn,
     'statements', (SELECT coalesce(sum(s.calls), 0) FROM pg_stat_statements s
                    WHERE s.dbid = d.datid AND s.query !~* '^\\s*(""" + CONTROL + """)\\M'),
@@ -51,11 +55,13 @@ def read(db, database: str, views_in: str) -> dict:
     try:
         text = db.sql(READING.format(database=database), database=views_in)
         reading = json.loads(text) if text else None
-    except (RuntimeError, ValueError) as error:
+        deadlocks = db.deadlocks_logged()
+    except (RuntimeError, ValueError, docker.errors.DockerException) as error:
         return {"error": f"{type(error).__name__}: {str(error)[-300:]}"}
     if reading is None:
         return {"error": f"no database {database!r} on the server"}
-    return {key: float(reading[key]) for key in COUNTERS}
+    return {**{key: float(reading[key]) for key in COUNTERS if key != "deadlocks"},
+            "deadlocks": float(deadlocks)}
 
 
 def window(before: dict, after: dict, transactions: int, load_s: float) -> dict:

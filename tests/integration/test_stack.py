@@ -9,6 +9,7 @@ from tuninglab.jvm_threads import read_threads
 from tuninglab.management import compilation_seconds
 from tuninglab.load import LoadSpec, load_metrics
 from tuninglab.stack import C1_ONLY, NodeConfig, Stack
+from tuninglab.together import together
 
 from .conftest import run_labels
 
@@ -82,6 +83,28 @@ def test_the_database_figures_count_what_ran_in_the_database(stack):
     assert (figures["updated"], figures["inserted"]) == (6, 2), figures
     assert figures["statements"] == 4 + 1, figures  # 2 UPDATE, CREATE, INSERT; the reading
     assert figures["wal_bytes"] > 0
+
+
+def test_a_deadlock_is_counted_in_the_window_it_happened(stack):
+    """Two transactions take the same two rows in opposite orders: PostgreSQL breaks the
+    deadlock (after deadlock_timeout, 1 s) by failing one of them, and the next reading counts
+    it at once (from the log; the statistics view may report it seconds later)."""
+    db, name = stack.databases["db"], apps.image_app().database
+
+    def take(first: int, second: int):
+        try:
+            db.sql(f"BEGIN; UPDATE item SET price = price WHERE id = {first}; "
+                   f"SELECT pg_sleep(0.5); UPDATE item SET price = price WHERE id = {second}; "
+                   f"COMMIT", database=name)
+            return "committed"
+        except RuntimeError as error:
+            return str(error)
+
+    before = database_stats.read(db, name, views_in=name)
+    outcomes = list(together([(1, 2), (2, 1)], lambda rows: take(*rows)).values())
+    after = database_stats.read(db, name, views_in=name)
+    assert sorted("deadlock detected" in o for o in outcomes) == [False, True], outcomes
+    assert database_stats.window(before, after, 1, 1.0)["deadlocks"] == 1
 
 
 def test_neworder_is_found_again_by_orderstatus(stack):

@@ -43,6 +43,9 @@ class FakeDb:
     def __init__(self, answer):
         self.answer, self.asked = answer, []
 
+    def deadlocks_logged(self):
+        return 4
+
     def sql(self, statement, database="postgres"):
         self.asked.append((statement, database))
         if isinstance(self.answer, Exception):
@@ -51,9 +54,10 @@ class FakeDb:
 
 
 def test_a_reading_runs_where_the_views_are_and_names_the_app_s_database():
-    db = FakeDb('{"commits": 1, "rollbacks": 0, "deadlocks": 0, "wal_bytes": 5, '
-                '"statements": 7, "updated": 2, "inserted": 1}')
-    assert database_stats.read(db, "workorders", views_in="orderentry")["statements"] == 7.0
+    db = FakeDb('{"commits": 1, "rollbacks": 0, "wal_bytes": 5, "statements": 7, "updated": 2, '
+                '"inserted": 1}')
+    reading = database_stats.read(db, "workorders", views_in="orderentry")
+    assert (reading["statements"], reading["deadlocks"]) == (7.0, 4.0)  # deadlocks: the log
     statement, where = db.asked[0]
     assert where == "orderentry" and "d.datname = 'workorders'" in statement
 
