@@ -23,6 +23,7 @@ the database that holds the extension's views (the images' app's), not in the ap
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 
 import docker
@@ -73,6 +74,31 @@ def window(before: dict, after: dict, transactions: int, load_s: float) -> dict:
     per_tx = {key: delta[key] / transactions for key in PER_TRANSACTION} if transactions else {}
     return {**delta, "per_tx": per_tx,
             "deadlocks_per_min": delta["deadlocks"] * 60 / load_s if load_s > 0 else None}
+
+
+# Statements of the app's database still running or waiting (for a lock, a retry), the reader's
+# own left out.
+BUSY = """SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'
+    AND state NOT IN ('idle') AND pid <> pg_backend_pid()"""
+
+
+def wait_until_quiet(db, database: str, timeout_s: float = 60.0, poll_s: float = 0.2) -> float:
+    """Wait until no backend of ``database`` is busy; return the seconds waited.
+
+    A closed-model window ends with each user's last request cut off, and the server finishes
+    them. Where they deadlock and retry (a second per deadlock found), they can outlive the
+    node's own idle check by tens of seconds, and a deadlock among them would be counted in the
+    next arm's window (ecperf-sorted-access, 28 November 2026: two in a sorted window, after a
+    baseline whose transactions took up to 4.5 s)."""
+    began = time.monotonic()
+    while time.monotonic() - began < timeout_s:
+        try:
+            if db.sql(BUSY.format(database=database), database=database) == "0":
+                break
+        except RuntimeError:
+            break  # a database that cannot say is not waited for; the read-back shows the rest
+        time.sleep(poll_s)
+    return time.monotonic() - began
 
 
 # Seconds of the arm's own load before a window whose database figures are read: a busy backend

@@ -517,6 +517,9 @@ class _Run:
         self.last_slot = (block, tuple(arm_ids))
         tag = f"{len(self.trials)}"
         drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
+        if database_stats.RUNTIME_NAME in self.recipe.metrics.runtime:  # its requests' work too
+            quiet_s = telemetry.database_quiet(stack)
+            drained = {arm: s + quiet_s for arm, s in drained.items()}
         idle_s = self.recipe.workload.idle_before_s
         if idle_s:  # the window measures a burst on a server left idle (guide 2.1.3)
             time.sleep(idle_s)

@@ -86,6 +86,12 @@ def _database(stack, runtime: tuple[str, ...]) -> dict | None:
                                views_in=apps.image_app(stack.workspace).database)
 
 
+def database_quiet(stack) -> float:
+    """Wait until the app's database has finished the last window's statements."""
+    return database_stats.wait_until_quiet(next(iter(stack.databases.values())),
+                                           stack.app_declaring("database").database)
+
+
 def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
     """Each node's counters read through its management API and from its JVM's threads (one
     read a node, jvm_threads.py: the compiler and the task-thread count share the list)."""

@@ -116,3 +116,17 @@ def test_ranges_without_the_figures_or_upside_down_are_refused(tree):
     text = str(error.value)
     assert "change.database: needs the database's figures" in text
     assert "change.database.variant.statements: [3, 1]" in text
+
+
+def test_the_next_window_waits_until_the_last_one_s_statements_are_done(monkeypatch):
+    """Requests cut off at a window's end run on in the database (a deadlock costs a second a
+    retry): the wait polls until none of the app's backends is busy, and gives up at its
+    timeout rather than hang."""
+    monkeypatch.setattr(database_stats.time, "sleep", lambda s: None)
+    busy = iter(["2", "1", "0", "5"])
+    db = FakeDb(None)
+    db.sql = lambda statement, database="postgres": next(busy)
+    database_stats.wait_until_quiet(db, "workorders")
+    assert next(busy) == "5"  # stopped at the first "0"
+    stuck = FakeDb("3")
+    assert database_stats.wait_until_quiet(stuck, "workorders", timeout_s=0.05) >= 0.05
