@@ -73,6 +73,7 @@ def test_the_database_figures_count_what_ran_in_the_database(stack):
     statement of this database (the app's and the views' database are the same here), so the
     statements are known + 1; the WAL moved."""
     db, name = stack.databases["db"], apps.image_app().database
+    database_stats.wait_until_quiet(db, name)  # the earlier tests' cut-off requests finish
     before = database_stats.read(db, name, views_in=name)
     db.sql("BEGIN; UPDATE item SET price = price WHERE id IN (1, 2, 3); "
            "UPDATE item SET name = name WHERE id IN (4, 5, 6); "
