@@ -108,9 +108,9 @@ def wait_until_quiet(db, database: str, timeout_s: float = 60.0, poll_s: float =
 SETTLE_S = 2
 
 
-def settled(profile, runtime: tuple[str, ...]):
-    """``profile`` (recipe.Profile), with at least SETTLE_S of settling where ``runtime`` names
+def settled(profile, reads_database: bool):
+    """``profile`` (recipe.Profile), with at least SETTLE_S of settling where the recipe reads
     the database's figures."""
-    if RUNTIME_NAME not in runtime or profile.settle_s >= SETTLE_S:
+    if not reads_database or profile.settle_s >= SETTLE_S:
         return profile
     return replace(profile, settle_s=SETTLE_S)

@@ -91,7 +91,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
 
     A run in the full profile is meant for the site: it refuses a tree whose measured inputs
     have uncommitted changes, unless ``allow_dirty``."""
-    prof = database_stats.settled(recipe.profile(profile), recipe.metrics.runtime)
+    prof = database_stats.settled(recipe.profile(profile), recipe.metrics.reads_database)
     phases = _Phases()
     code = {"recipe_hash": recipe_hash(recipe), "measured_hash": measured_hash(recipe),
             "role_inputs": staleness.role_inputs(recipe), **provenance.git()}
@@ -517,7 +517,7 @@ class _Run:
         self.last_slot = (block, tuple(arm_ids))
         tag = f"{len(self.trials)}"
         drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
-        if database_stats.RUNTIME_NAME in self.recipe.metrics.runtime:  # its requests' work too
+        if self.recipe.metrics.reads_database:  # its requests' work in the database too
             quiet_s = telemetry.database_quiet(stack)
             drained = {arm: s + quiet_s for arm, s in drained.items()}
         idle_s = self.recipe.workload.idle_before_s

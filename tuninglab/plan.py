@@ -46,7 +46,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .database_stats import RUNTIME_NAME as READS_DATABASE
 from .recipe import Recipe
 
 __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", "LOAD",
@@ -200,7 +199,7 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
                             if i == len(load_values) - 1 or (i == 0 and not crossed))
     kind = _kind(recipe)
     layout = SHARED if recipe.cluster else _layout(kind, switch)
-    if layout == CROSSOVER and READS_DATABASE in recipe.metrics.runtime:
+    if layout == CROSSOVER and recipe.metrics.reads_database:
         layout = SHARED  # arms side by side would share the database whose figures are read
     arms = []
     for level, value in levels:

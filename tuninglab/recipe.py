@@ -250,6 +250,11 @@ class Metrics:
     margin: float = 0.05  # the smallest loss that matters (analysis/advice.py)
     profiled_pass: bool = False  # a JFR pass of the last slot's arms after the trials
 
+    @property
+    def reads_database(self) -> bool:
+        """Whether every window reads the app's database's figures (database_stats.py)."""
+        return database_stats.RUNTIME_NAME in self.runtime
+
 
 @dataclass(frozen=True)
 class Tolerance:

@@ -105,8 +105,8 @@ def test_a_recipe_that_reads_the_database_runs_its_arms_one_at_a_time(tree):
 def test_a_recipe_that_reads_the_database_settles_long_enough_for_its_late_counters(tree):
     quick = load_recipe(tree.sample).profile("quick")
     assert quick.settle_s < database_stats.SETTLE_S  # else this test proves nothing
-    assert database_stats.settled(quick, ("database",)).settle_s == database_stats.SETTLE_S
-    assert database_stats.settled(quick, ("jvm-memory",)) is quick
+    assert database_stats.settled(quick, True).settle_s == database_stats.SETTLE_S
+    assert database_stats.settled(quick, False) is quick
 
 
 def test_ranges_without_the_figures_or_upside_down_are_refused(tree):

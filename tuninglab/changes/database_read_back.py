@@ -6,18 +6,18 @@ as a change to the server proves itself in the server's model. The recipe states
 """
 from __future__ import annotations
 
+from ..plan import BASELINE, VARIANT
 from .checks import Check
 
-BASELINE, VARIANT = "baseline", "variant"
 WINDOW_FIGURES = ("deadlocks",)  # counted over the window; the others per transaction
 
 
 def checks(ranges_by_arm: dict, variant: bool, database: dict | None) -> list[Check]:
     """One check per range the recipe gives the arm; none when it gives none."""
-    ranges = ranges_by_arm.get(VARIANT if variant else BASELINE, {})
+    arm = VARIANT if variant else BASELINE
+    ranges = ranges_by_arm.get(arm, {})
     if not ranges:
         return []
-    arm = VARIANT if variant else BASELINE
     if not database or "error" in database:
         why = (database or {}).get("error", "not read (shared by arms measured side by side)")
         return [Check(f"the database's figures of the window ({arm})", "read", why, False)]
