@@ -151,15 +151,20 @@ class PostgresNode(LabContainer):
                     raise
                 time.sleep(0.1)
 
-    # How PostgreSQL reports a deadlock it broke (lc_messages is C: snippets/baseline).
-    DEADLOCK_LINE = "ERROR:  deadlock detected"
+    # How PostgreSQL reports the aborts it forces (lc_messages is C: snippets/baseline): a
+    # deadlock it broke, and a transaction that repeatable read or serializable could not let
+    # commit (SQLSTATE 40001: "... due to concurrent update", "... due to read/write
+    # dependencies among transactions").
+    ABORT_LINES = {"deadlocks": "ERROR:  deadlock detected",
+                   "serialization_failures": "ERROR:  could not serialize access"}
 
-    def deadlocks_logged(self) -> int:
-        """Deadlocks the server has broken since it started, counted in its log: written as
-        each is found, where pg_stat_database may count it only seconds later
+    def aborts_logged(self) -> dict[str, int]:
+        """Deadlocks and serialization failures since the server started, counted in its log
+        (one read for both): written as each happens, where pg_stat_database may count a
+        deadlock only seconds later and has no count of serialization failures at all
         (database_stats.py)."""
         text = self.get_wrapped_container().logs().decode(errors="replace")
-        return text.count(self.DEADLOCK_LINE)
+        return {kind: text.count(line) for kind, line in self.ABORT_LINES.items()}
 
     def setting(self, name: str) -> str:
         if not re.fullmatch(r"[a-z_.]+", name):

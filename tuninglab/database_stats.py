@@ -1,10 +1,12 @@
 """What the database saw during a measured window: statements the app ran, rows they updated
-and inserted, WAL bytes, and transactions committed and rolled back and deadlocks.
+and inserted, WAL bytes, transactions committed and rolled back, and the aborts the database
+forced (deadlocks, serialization failures).
 
 These prove what a change to the application did, from the database's side (one query
 instead of N+1 shows as fewer statements a transaction; a store that writes only what changed
 as fewer updated rows and fewer WAL bytes), and they are the measure where a source's claim is
-about aborts rather than speed (deadlocks). A recipe asks for them with ``"database"``
+about aborts rather than speed (deadlocks, and the serialization failures of a stricter
+isolation level). A recipe asks for them with ``"database"``
 (RUNTIME_NAME) in ``metrics.runtime``.
 
 Counters are cumulative, so a window is two readings and a difference, as for CPU
@@ -12,7 +14,8 @@ Counters are cumulative, so a window is two readings and a difference, as for CP
 - statements and their rows come from pg_stat_statements (the image preloads it:
   snippets/baseline/postgresql.conf), which counts each statement as it ends, and the WAL
   position is the server's own: both are exact at the window's edges;
-- deadlocks are counted in the server's log, where each is written as it is found: exact too;
+- deadlocks and serialization failures are counted in the server's log, where each is written
+  as it happens: exact too;
 - commits and rollbacks come from pg_stat_database, to which a busy backend reports when a
   transaction ends, at most once a second, and an idle one only after seconds: each edge lags
   the load (SETTLE_S below keeps most of the previous arm's counts out of a window; the
@@ -44,8 +47,8 @@ READING = """SELECT json_build_object(
                  WHERE s.dbid = d.datid AND s.query ~* '^\\s*insert\\M'))
 FROM pg_stat_database d WHERE d.datname = '{database}'"""
 
-COUNTERS = ("commits", "rollbacks", "deadlocks", "wal_bytes", "statements", "updated",
-            "inserted")
+LOGGED = ("deadlocks", "serialization_failures")  # containers.PostgresNode.aborts_logged
+COUNTERS = ("commits", "rollbacks", *LOGGED, "wal_bytes", "statements", "updated", "inserted")
 PER_TRANSACTION = ("statements", "updated", "inserted", "wal_bytes", "commits", "rollbacks")
 
 
@@ -56,13 +59,13 @@ def read(db, database: str, views_in: str) -> dict:
     try:
         text = db.sql(READING.format(database=database), database=views_in)
         reading = json.loads(text) if text else None
-        deadlocks = db.deadlocks_logged()
+        aborts = db.aborts_logged()
     except (RuntimeError, ValueError, docker.errors.DockerException) as error:
         return {"error": f"{type(error).__name__}: {str(error)[-300:]}"}
     if reading is None:
         return {"error": f"no database {database!r} on the server"}
-    return {**{key: float(reading[key]) for key in COUNTERS if key != "deadlocks"},
-            "deadlocks": float(deadlocks)}
+    return {**{key: float(reading[key]) for key in COUNTERS if key not in LOGGED},
+            **{key: float(aborts[key]) for key in LOGGED}}
 
 
 def window(before: dict, after: dict, transactions: int, load_s: float) -> dict:
@@ -72,8 +75,12 @@ def window(before: dict, after: dict, transactions: int, load_s: float) -> dict:
         return {"error": before.get("error") or after.get("error")}
     delta = {key: after[key] - before[key] for key in COUNTERS}
     per_tx = {key: delta[key] / transactions for key in PER_TRANSACTION} if transactions else {}
+    aborts = delta["deadlocks"] + delta["serialization_failures"]
     return {**delta, "per_tx": per_tx,
-            "deadlocks_per_min": delta["deadlocks"] * 60 / load_s if load_s > 0 else None}
+            "deadlocks_per_min": delta["deadlocks"] * 60 / load_s if load_s > 0 else None,
+            # the aborts the database forced, per thousand completed transactions (each abort
+            # the app then retried, or gave up on: api.jsp of apps/workorders)
+            "aborts_per_ktx": aborts * 1000 / transactions if transactions else None}
 
 
 # Statements of the app's database still running or waiting (for a lock, a retry), the reader's

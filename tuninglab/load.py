@@ -70,7 +70,8 @@ class LoadSpec:
                    think_time_ms=workload.think_time_ms or 0, rate=workload.rate,
                    max_users=workload.max_users,
                    parameters=dict(workload.parameters),  # the app's defaults filled in
-                   requests_per_connection=workload.requests_per_connection)
+                   requests_per_connection=workload.requests_per_connection,
+                   deployment=workload.deployment)
 
     @property
     def base_url(self) -> str:

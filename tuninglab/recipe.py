@@ -238,6 +238,7 @@ class Workload:
     requests_per_connection: int = 0  # 0: keep each virtual user's connection
     idle_before_s: int = 0  # > 0: each window follows a pause without load, not settling
     app: str = ""  # the application under test (apps.py; the schema's default when built)
+    deployment: str = ""  # which of the app's deployments every arm drives ("" its own)
     # the app's workload parameters (apps.App.parameters), each the recipe's value or the
     # app's default
     parameters: dict = field(default_factory=dict)
@@ -774,6 +775,8 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _ladder_problems(change["rungs"], data)
     if kind in ("deployment", "database-split") and "deployment" in change:
         problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
+    if "deployment" in data.get("workload", {}):
+        problems += _driven_deployment_problems(kind, data["workload"], folder)
     problems += _database_problems(kind, data.get("stack", {}))
     problems += _database_read_back_problems(change.get("database", {}), data.get("metrics", {}))
     if kind in CLUSTER_KINDS and "cluster" not in data:
@@ -815,6 +818,17 @@ def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Proble
     except apps.AppError as error:
         return [Problem("change.deployment", str(error))]
     return []
+
+
+def _driven_deployment_problems(kind: str, workload: dict, folder: Path) -> list[Problem]:
+    """A deployment every arm drives is one of the app's further deployments, and the change
+    does not choose the arms' deployments itself."""
+    if kind in ("deployment", "database-split"):
+        return [Problem("workload.deployment", f"{workload['deployment']!r} with change.kind "
+                                               f"{kind}, whose arms choose their deployments; "
+                                               f"allowed: no workload.deployment")]
+    return [Problem("workload.deployment", problem.text) for problem in
+            _deployment_problems(workload["deployment"], workload, folder)]
 
 
 def _ladder_problems(rungs: list[dict], data: dict) -> list[Problem]:
@@ -980,9 +994,9 @@ def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
     return []
 
 
-# Runtime metrics that read the app's own pool (telemetry.RUNTIME_SOURCES): its app must say
-# which data source is its own ([datasources] in its app.toml).
-POOL_METRICS = ("datasource-pool",)
+# Runtime metrics that read the app's own data source (telemetry.RUNTIME_SOURCES): its app must
+# say which data source is its own ([datasources] in its app.toml).
+POOL_METRICS = ("datasource-pool", "statement-cache")
 
 
 def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Problem]:
@@ -1196,6 +1210,7 @@ def _build_workload(workload: dict, folder: Path) -> Workload:
         max_users=values.get("max_users"),
         requests_per_connection=values["requests_per_connection"],
         idle_before_s=values["idle_before_s"],
+        deployment=workload.get("deployment", ""),
         parameters={name: workload.get(name, default) for name, default in defaults.items()},
     )
 

@@ -52,7 +52,7 @@ KEYS = {
               "the source's points (`x`, `y`, `y_unit`, `label`, `normalize`) for a sweep's plot",
     "change": "`{kind, description, files: {name: text}, sweep}`; `sweep` is `{name, unit, values, "
               "reference, cheaper}` or `null`",
-    "workload": "`{mix, model, users, rate, think_time_ms}` and the app's workload parameters (the lab's own app: `lines, note_chars, bulk_rows`)",
+    "workload": "`{mix, model, users, rate, think_time_ms}`, the app's workload parameters (the lab's own app: `lines, note_chars, bulk_rows`) and `deployment`, the app's deployment every arm drove where the recipe names one",
     "plan": "`{kind, layout, switch, nodes, change_levels, load_key, load_values, slots, "
             "concurrency, arms: [{id, label, level, value, load, node}], settings: {arm: what the "
             "arm sets}}`; `layout` is `crossover` (two nodes side by side, the arms swapping "
@@ -182,7 +182,10 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         # the generic keys, then the app's workload parameters (the lab's own app: lines,
         # note_chars, bulk_rows), as results before parameters stored them
         "workload": {**{k: getattr(recipe.workload, k) for k in (
-            "mix", "model", "users", "rate", "think_time_ms")}, **recipe.workload.parameters},
+            "mix", "model", "users", "rate", "think_time_ms")}, **recipe.workload.parameters,
+            # the app's deployment every arm drove, where the recipe names one
+            **({"deployment": recipe.workload.deployment} if recipe.workload.deployment
+               else {})},
         "plan": {**plan.as_dict(), "settings": {a.id: kind.describe(a) for a in plan.arms}},
         "design": {"method": METHOD, "seed": seed, "mirrored": mirrored,
                    "confidence": (queue_log.get("sequential") or {}).get("confidence", 0.95),

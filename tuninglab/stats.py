@@ -91,13 +91,15 @@ METRIC_RULES = {
     "db_cpu_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
     "dropped_share": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     # What the app's transactions did in its database (database_stats.py), where a recipe reads
-    # it: statements, rows updated, WAL bytes and rollbacks per transaction, deadlocks a minute.
+    # it: statements, rows updated, WAL bytes and rollbacks per transaction, deadlocks a minute,
+    # and the aborts the database forced (deadlocks, serialization failures) per 1,000.
     # Counts that can be 0 in an arm compare as differences.
     "db_statements_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
     "db_updates_per_tx": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     "db_wal_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
     "db_rollbacks_per_tx": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     "deadlocks_per_min": MetricRule(higher_is_better=False, scale=DIFFERENCE),
+    "aborts_per_ktx": MetricRule(higher_is_better=False, scale=DIFFERENCE),
 }
 
 

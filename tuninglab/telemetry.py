@@ -25,6 +25,11 @@ def pool_address(datasource: str) -> list[tuple[str, str]]:
     return [("subsystem", "datasources"), ("data-source", datasource), ("statistics", "pool")]
 
 
+def jdbc_address(datasource: str) -> list[tuple[str, str]]:
+    """A data source's JDBC statistics (its prepared-statement cache) in the management model."""
+    return [("subsystem", "datasources"), ("data-source", datasource), ("statistics", "jdbc")]
+
+
 def _management_source(address):
     return lambda stack, node, threads: _runtime(stack.management_of(node), address)
 
@@ -32,6 +37,11 @@ def _management_source(address):
 def _app_pool(stack, node, threads) -> dict:
     """The pool of the app under test's own data source (apps.App.datasource)."""
     return _runtime(stack.management_of(node), pool_address(stack.app_under_test.datasource()))
+
+
+def _app_statement_cache(stack, node, threads) -> dict:
+    """The prepared-statement cache of the app under test's own data source."""
+    return _runtime(stack.management_of(node), jdbc_address(stack.app_under_test.datasource()))
 
 
 def _task_threads(stack, node, threads) -> dict:
@@ -47,6 +57,7 @@ def _task_threads(stack, node, threads) -> dict:
 RUNTIME_SOURCES = {
     "datasource-pool": _app_pool,
     "io-worker": _management_source(IO_WORKER),
+    "statement-cache": _app_statement_cache,
     "jvm-memory": _management_source(MEMORY),
     "task-threads": _task_threads,
 }
@@ -166,6 +177,11 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
              for n in members if "datasource-pool" in after["members"][n]]
     if pools:
         out["datasource_pool"] = _pool_window(*_summed(pools), transactions)
+    caches = [(before["members"][n].get("statement-cache", {}),
+               after["members"][n]["statement-cache"])
+              for n in members if "statement-cache" in after["members"][n]]
+    if caches:
+        out["statement_cache"] = _statement_cache_window(caches, transactions)
     if "database" in after:  # arms side by side share the database: its figures are theirs
         out["database"] = (database_stats.window(before["database"], after["database"],
                                                  transactions, load_s) if shared_by == 1
@@ -241,6 +257,27 @@ def _pool_window(before: dict, after: dict, transactions: int) -> dict:
         "max_wait_count": _number(after.get("MaxWaitCount")),
         "active": _number(after.get("ActiveCount")),
     }
+
+
+# The data source's counters of its prepared-statement cache (statistics=jdbc), as WildFly names
+# them: a hit is a statement the cache handed back, a miss one the driver had to prepare.
+CACHE_COUNTERS = {"hits": "PreparedStatementCacheHitCount",
+                  "misses": "PreparedStatementCacheMissCount",
+                  "accesses": "PreparedStatementCacheAccessCount"}
+
+
+def _statement_cache_window(pairs: list[tuple[dict, dict]], transactions: int) -> dict:
+    """The window's cache hits and misses over the target's nodes, and how many per app
+    transaction: what proves the variant's cache served statements and the baseline's none."""
+    errors = [side["error"] for pair in pairs for side in pair if "error" in side]
+    if errors:
+        return {"error": errors[0]}
+    counts = {key: sum(_number(after.get(name)) - _number(before.get(name))
+                       for before, after in pairs) for key, name in CACHE_COUNTERS.items()}
+    return {**counts,
+            "hits_per_tx": counts["hits"] / transactions if transactions else None,
+            "size": sum(_number(after.get("PreparedStatementCacheCurrentSize"))
+                        for _, after in pairs)}
 
 
 def _number(value) -> float:

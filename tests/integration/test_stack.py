@@ -108,6 +108,31 @@ def test_a_deadlock_is_counted_in_the_window_it_happened(stack):
     assert database_stats.window(before, after, 1, 1.0)["deadlocks"] == 1
 
 
+def test_a_serialization_failure_is_counted_in_the_window_it_happened(stack):
+    """Two repeatable-read transactions update the same row: the second waits for the first to
+    commit and then cannot (SQLSTATE 40001, "could not serialize access due to concurrent
+    update"), which a read-committed one would have done. The next reading counts it, and it
+    is not counted as a deadlock."""
+    db, name = stack.databases["db"], apps.image_app().database
+
+    def update(pause: float):
+        try:
+            db.sql(f"BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT pg_sleep({pause}); "
+                   f"UPDATE item SET price = price WHERE id = 7; SELECT pg_sleep(0.5); COMMIT",
+                   database=name)
+            return "committed"
+        except RuntimeError as error:
+            return str(error)
+
+    before = database_stats.read(db, name, views_in=name)
+    outcomes = list(together([0.0, 0.2], update).values())
+    after = database_stats.read(db, name, views_in=name)
+    assert sorted("could not serialize access" in o for o in outcomes) == [False, True], outcomes
+    figures = database_stats.window(before, after, 2, 1.0)
+    assert (figures["serialization_failures"], figures["deadlocks"]) == (1, 0), figures
+    assert figures["aborts_per_ktx"] == 500  # one abort of two transactions
+
+
 def test_neworder_is_found_again_by_orderstatus(stack):
     """The workload's own check: an order a user created is read back (50 % of OrderStatus)."""
     spec = LoadSpec(mix={"NewOrder": 1, "OrderStatus": 1}, users=2, parameters={"lines": 20})

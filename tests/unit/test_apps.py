@@ -200,6 +200,32 @@ def test_a_deployment_change_names_one_of_the_app_s_deployments(tree, change, ex
     assert expected in str(caught.value)
 
 
+@pytest.mark.parametrize("change, driven, expected", [
+    ('kind = "none"', "replicated", None),
+    ('kind = "none"', "shared", "workload.deployment: apps/sessioncart/app.toml: no deployment "
+                                "'shared'; allowed: replicated, anywhere"),
+    ('kind = "deployment"\ndeployment = "anywhere"', "replicated",
+     "workload.deployment: 'replicated' with change.kind deployment, whose arms choose their "
+     "deployments; allowed: no workload.deployment"),
+])
+def test_every_arm_may_drive_one_of_the_app_s_deployments(tree, change, driven, expected):
+    """[workload] deployment sends every arm's load to that deployment (an isolation level
+    measured on the app's sorted variant); the spec the load is built from says so."""
+    _drive_app(tree, "sessioncart", "cart", change)
+    text = tree.sample_toml.read_text().replace('mix = "cart"', f'mix = "cart"\n'
+                                                                f'deployment = "{driven}"')
+    tree.sample_toml.write_text(text.replace('expected = "better"', 'expected = "no-change"'))
+    if expected is None:
+        recipe = load_recipe(tree.sample)
+        spec = LoadSpec.from_workload(recipe.workload, recipe.repo_root)
+        assert spec.base_url.endswith(spec.app.deployment("replicated").context_root)
+        assert spec.app.deployment("replicated").context_root != spec.app.context_root
+        return
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.sample)
+    assert expected in str(caught.value)
+
+
 def test_an_app_is_a_stack_input_of_the_recipes_that_drive_it_only():
     session = find_recipe(REPO, "http-session-replication")
     assert session.workload.app == "sessioncart"

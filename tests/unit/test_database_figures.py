@@ -11,8 +11,8 @@ from tuninglab.changes.database_read_back import checks
 from tuninglab.plan import CROSSOVER, SHARED, compile_plan
 from tuninglab.recipe import RecipeError, load_recipe
 
-BEFORE = {"commits": 100.0, "rollbacks": 2.0, "deadlocks": 1.0, "wal_bytes": 10_000.0,
-          "statements": 500.0, "updated": 50.0, "inserted": 0.0}
+BEFORE = {"commits": 100.0, "rollbacks": 2.0, "deadlocks": 1.0, "serialization_failures": 7.0,
+          "wal_bytes": 10_000.0, "statements": 500.0, "updated": 50.0, "inserted": 0.0}
 
 
 def reading(**more) -> dict:
@@ -29,6 +29,13 @@ def test_a_window_is_the_difference_of_two_readings_per_completed_transaction():
     assert figures["deadlocks_per_min"] == pytest.approx(18.0)
 
 
+def test_aborts_are_deadlocks_and_serialization_failures_per_thousand_transactions():
+    after = reading(commits=400, deadlocks=1, serialization_failures=5)
+    figures = database_stats.window(BEFORE, after, transactions=400, load_s=10.0)
+    assert figures["serialization_failures"] == 5
+    assert figures["aborts_per_ktx"] == pytest.approx(15.0)  # (1 + 5) aborts / 400 tx * 1000
+
+
 def test_a_window_without_transactions_has_totals_and_no_ratios():
     figures = database_stats.window(BEFORE, reading(statements=3), transactions=0, load_s=3.0)
     assert figures["statements"] == 3 and figures["per_tx"] == {}
@@ -43,8 +50,8 @@ class FakeDb:
     def __init__(self, answer):
         self.answer, self.asked = answer, []
 
-    def deadlocks_logged(self):
-        return 4
+    def aborts_logged(self):
+        return {"deadlocks": 4, "serialization_failures": 2}
 
     def sql(self, statement, database="postgres"):
         self.asked.append((statement, database))
@@ -58,6 +65,7 @@ def test_a_reading_runs_where_the_views_are_and_names_the_app_s_database():
                 '"inserted": 1}')
     reading = database_stats.read(db, "workorders", views_in="orderentry")
     assert (reading["statements"], reading["deadlocks"]) == (7.0, 4.0)  # deadlocks: the log
+    assert reading["serialization_failures"] == 2.0  # the log too
     statement, where = db.asked[0]
     assert where == "orderentry" and "d.datname = 'workorders'" in statement
 

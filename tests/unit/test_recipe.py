@@ -166,7 +166,8 @@ def test_every_recipe_in_the_repository_is_valid():
          "deployment, database-split, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
-         "max_users, requests_per_connection, idle_before_s, app, lines, note_chars, bulk_rows"),
+         "max_users, requests_per_connection, deployment, idle_before_s, app, lines, note_chars, "
+         "bulk_rows"),
         ('file = "change.cli"', 'file = "missing.cli"',
          "change.file: 'missing.cli' not found in recipes/guide/pool-size/ "
          "(files there: baseline.cli, change.cli, recipe.toml)"),
@@ -217,7 +218,8 @@ def test_every_recipe_in_the_repository_is_valid():
         ('mix = "default"', 'mix = "defualt"',
          "workload.mix: 'defualt'; allowed: default, bulk (the keys of workloads/mixes.json)"),
         ('runtime = ["datasource-pool"]', 'runtime = ["datasource-pool", "threads"]',
-         "metrics.runtime[1]: 'threads'; allowed: datasource-pool, io-worker, jvm-memory"),
+         "metrics.runtime[1]: 'threads'; allowed: datasource-pool, statement-cache, io-worker, "
+         "jvm-memory, task-threads, database"),
         ('runtime = ["datasource-pool"]', 'runtime = ["jvm-memory", "jvm-memory"]',
          "metrics.runtime: ['jvm-memory', 'jvm-memory'] repeats an item"),
         ('primary = "throughput"', 'primary = "latency_p99"',

@@ -22,6 +22,9 @@ UNITS = {
     "db_cpu_per_tx": "database CPU ms per tx",
     "gc_time": "share of wall time in GC", "pool_wait_ms": "ms waiting for a connection per tx",
     "dropped_share": "share of arrivals dropped",
+    "db_statements_per_tx": "statements per tx", "db_updates_per_tx": "rows updated per tx",
+    "db_wal_per_tx": "WAL bytes per tx", "db_rollbacks_per_tx": "rollbacks per tx",
+    "deadlocks_per_min": "deadlocks a minute", "aborts_per_ktx": "aborts per 1,000 tx",
 }
 
 
@@ -41,7 +44,8 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
                         "db_updates_per_tx": per_tx.get("updated"),
                         "db_wal_per_tx": per_tx.get("wal_bytes"),
                         "db_rollbacks_per_tx": per_tx.get("rollbacks"),
-                        "deadlocks_per_min": database.get("deadlocks_per_min")})
+                        "deadlocks_per_min": database.get("deadlocks_per_min"),
+                        "aborts_per_ktx": database.get("aborts_per_ktx")})
     pool = telemetry.get("datasource_pool")
     if pool:
         metrics["pool_wait_ms"] = pool.get("blocking_ms_per_tx")

@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..plan import BASELINE, VARIANT
 from .checks import Check
 
-WINDOW_FIGURES = ("deadlocks",)  # counted over the window; the others per transaction
+# counted over the window; the others per transaction
+WINDOW_FIGURES = ("deadlocks", "serialization_failures")
 
 
 def checks(ranges_by_arm: dict, variant: bool, database: dict | None) -> list[Check]:
