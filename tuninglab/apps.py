@@ -13,6 +13,9 @@ nodes get it:
   recipe picks one with ``[workload] app``; every node of its stack then deploys it beside the
   image's app, and the load generator runs its script. Such an app is a stack input of its own
   (staleness.role_inputs): a change to it stales only the results of the recipes that drive it.
+- ``maven``: as ``folder``, but its ``webapp`` is the WAR (or EAR) that scripts/setup.sh builds
+  from the folder's Maven project (``pom.xml``, ``src/``) under ``target/``; its inputs are the
+  folder without ``target/``, so a rebuild of the same sources stales nothing.
 
 An app declares what the library would otherwise have to know about it: its data sources by
 role (``[datasources] <role> = "<WildFly data-source name>"``: what telemetry, provenance, the
@@ -62,7 +65,8 @@ DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
 # (the scanner does not look there; stack.py deploys them through the management API).
 HELD_DIR = "/opt/tuninglab/apps"
 LOADGEN_APPS_DIR = "/apps"  # where an app's workload script goes in the load generator
-ARTIFACTS = ("folder", "image")  # where the nodes get an app from (see above)
+ARTIFACTS = ("folder", "image", "maven")  # where the nodes get an app from (see above)
+BUILD_OUTPUT = "target"  # where Maven puts what it builds, in a "maven" app's folder
 MODELS = ("closed", "open")  # the load models a k6 script may drive (workloads/mix.js)
 _ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes on every node: their models stay comparable
 
@@ -329,7 +333,8 @@ def _load(name: str, root: str) -> App:
         if key == "workload" and driver is not None:
             continue  # another app's script drives it: it answers a part of that app's API
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
-            problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/")
+            problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/"
+                            + (_unbuilt(name, folder, data[key]) if artifact == "maven" else ""))
         elif key == "webapp" and isinstance(data.get(key), str) and data[key]:
             problems += filter(None, [_webapp_problem(name, folder, data[key])])
     suffix = archive_suffix(data["webapp"]) if isinstance(data.get("webapp"), str) else ".war"
@@ -346,9 +351,28 @@ def _load(name: str, root: str) -> App:
               else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}")
     return App(name, data["context_root"], script,
                mixes, transactions, folder, data["webapp"], data["workload"],
-               inputs=(f"apps/{name}",), overlay=data.get("overlay", ""),
+               inputs=_inputs(name, folder, artifact), artifact=artifact,
+               overlay=data.get("overlay", ""),
                sessions=_sessions(data), others=others,
                mixes_from=f"apps/{name}/app.toml, [mixes]", **_described(data))
+
+
+def _unbuilt(name: str, folder: Path, webapp: str) -> str:
+    """What to do about a Maven app's archive that is not there."""
+    if not (folder / "pom.xml").is_file():
+        return f" (artifact maven needs apps/{name}/pom.xml, and there is none)"
+    if Path(webapp).parts[:1] != (BUILD_OUTPUT,):
+        return f" (artifact maven: webapp is what Maven builds, under {BUILD_OUTPUT}/)"
+    return " (artifact maven: run bash scripts/setup.sh, whose app step builds it)"
+
+
+def _inputs(name: str, folder: Path, artifact: str) -> tuple[str, ...]:
+    """The workspace paths an app is made from: its whole folder, or a Maven app's without
+    the build's output (the WAR's bytes follow from its sources)."""
+    if artifact != "maven":
+        return (f"apps/{name}",)
+    return tuple(f"apps/{name}/{entry.name}" for entry in sorted(folder.iterdir())
+                 if entry.name != BUILD_OUTPUT and not entry.name.startswith("."))
 
 
 def _driving_app(workload, folder: Path, root: str) -> App | None:

@@ -1,5 +1,6 @@
-# Step 4: what Maven builds: the benchmark application's WAR (apps/orderentry) and the server
-# modules a recipe may install on its nodes (server-modules/*, one jar each).
+# Step 4: what Maven builds: the benchmark application's WAR (apps/orderentry), the apps whose
+# app.toml says artifact = "maven" (their webapp under target/), and the server modules a
+# recipe may install on its nodes (server-modules/*, one jar each).
 
 # maven_source_hash DIR: the hash of a Maven project's inputs (pom.xml and src/).
 maven_source_hash() {
@@ -34,9 +35,21 @@ maven_build() {
 
 APP_WAR="$ROOT/apps/orderentry/target/orderentry.war"
 
+# maven_app_archive APP_TOML: the archive a Maven app's webapp names under target/ (its file
+# name), empty for an app of another artifact.
+maven_app_archive() {
+  grep -qE '^artifact *= *"maven"' "$1" || return 0
+  sed -nE 's#^webapp *= *"target/([^"/]+)".*#\1#p' "$1" | head -n 1
+}
+
 step_app() {
   maven_build "$ROOT/apps/orderentry" orderentry.war
-  local module
+  local module app archive
+  for app in "$ROOT"/apps/*/app.toml; do
+    archive="$(maven_app_archive "$app")"
+    [[ -n "$archive" ]] || continue
+    maven_build "$(dirname "$app")" "$archive"
+  done
   for module in "$ROOT"/server-modules/*/; do
     [[ -f "$module/pom.xml" ]] || continue
     maven_build "${module%/}" "$(basename "$module").jar"

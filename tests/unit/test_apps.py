@@ -151,6 +151,49 @@ def test_a_bad_app_folder_is_refused_with_its_file_and_key(tmp_path, old, new, e
     assert expected in str(caught.value)
 
 
+def _maven_app(tmp_path, built: bool = True, pom: bool = True) -> Path:
+    """apps/listings's declaration and sources in a workspace, its WAR built or not."""
+    folder = tmp_path / "apps" / "listings"
+    shutil.copytree(REPO / "apps" / "listings", folder, ignore=shutil.ignore_patterns("target"))
+    if not pom:
+        (folder / "pom.xml").unlink()
+    if built:
+        (folder / "target").mkdir()
+        with zipfile.ZipFile(folder / "target" / "listings.war", "w") as war:
+            war.writestr("WEB-INF/listing.properties", "access = entities\n")
+            war.writestr("WEB-INF/classes/lab/listings/Listings.class", b"built")
+    return tmp_path
+
+
+def test_a_maven_app_is_made_from_its_sources_not_from_what_maven_built(tmp_path):
+    """Its inputs leave target/ out, so a rebuild (or a clean checkout before set-up) does not
+    change the hash a result was measured under; a source file does."""
+    root = _maven_app(tmp_path)
+    app = apps.load("listings", root)
+    assert app.artifact == "maven" and not app.built_in
+    assert "apps/listings/target" not in app.inputs and "apps/listings/src" in app.inputs
+    # the overlay replaces the WAR's own line: each deployment lists its own way
+    war = zipfile.ZipFile(io.BytesIO(app.war(app.deployment("jdbc"))))
+    assert war.read("WEB-INF/listing.properties").decode().strip().endswith("access = jdbc")
+    assert war.read("WEB-INF/classes/lab/listings/Listings.class") == b"built"
+    before = staleness._hash_paths(app.inputs, root)
+    (root / "apps" / "listings" / "target" / "listings.war").write_bytes(b"rebuilt")
+    assert staleness._hash_paths(app.inputs, root) == before
+    (root / "apps" / "listings" / "workload.js").write_text("// changed\n")
+    assert staleness._hash_paths(app.inputs, root) != before
+
+
+@pytest.mark.parametrize("pom, expected", [
+    (True, "webapp: 'target/listings.war' does not exist in apps/listings/ (artifact maven: "
+           "run bash scripts/setup.sh, whose app step builds it)"),
+    (False, "(artifact maven needs apps/listings/pom.xml, and there is none)"),
+])
+def test_a_maven_app_not_built_says_how_to_build_it(tmp_path, pom, expected):
+    with pytest.raises(apps.AppError) as caught:
+        apps.load("listings", _maven_app(tmp_path, built=False, pom=pom))
+    assert expected in str(caught.value)
+
+
 def test_an_unknown_app_lists_the_known_ones(tmp_path):
     with pytest.raises(apps.AppError, match="no such app; allowed: orderentry, sessioncart"):
         apps.load("shop", _app_tree(tmp_path))
