@@ -83,6 +83,8 @@ CHANGE_KEYS = {
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (),
                    "database-split": ("deployment",)}
+# Change kinds whose arms choose which of the app's deployments they drive.
+DEPLOYMENT_KINDS = ("deployment", "database-split")
 # Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
 CLUSTER_KINDS = ("balancer-policy", "active-nodes")
 # The primary metric of a recipe whose expected outcome is failed requests: they are then what
@@ -773,7 +775,7 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
-    if kind in ("deployment", "database-split") and "deployment" in change:
+    if kind in DEPLOYMENT_KINDS and "deployment" in change:
         problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
     if "deployment" in data.get("workload", {}):
         problems += _driven_deployment_problems(kind, data["workload"], folder)
@@ -823,7 +825,7 @@ def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Proble
 def _driven_deployment_problems(kind: str, workload: dict, folder: Path) -> list[Problem]:
     """A deployment every arm drives is one of the app's further deployments, and the change
     does not choose the arms' deployments itself."""
-    if kind in ("deployment", "database-split"):
+    if kind in DEPLOYMENT_KINDS:
         return [Problem("workload.deployment", f"{workload['deployment']!r} with change.kind "
                                                f"{kind}, whose arms choose their deployments; "
                                                f"allowed: no workload.deployment")]

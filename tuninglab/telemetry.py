@@ -20,28 +20,21 @@ from .management import PLATFORM_MEMORY as MEMORY
 IO_WORKER = [("subsystem", "io"), ("worker", "default")]
 
 
-def pool_address(datasource: str) -> list[tuple[str, str]]:
-    """A data source's pool statistics in the management model."""
-    return [("subsystem", "datasources"), ("data-source", datasource), ("statistics", "pool")]
-
-
-def jdbc_address(datasource: str) -> list[tuple[str, str]]:
-    """A data source's JDBC statistics (its prepared-statement cache) in the management model."""
-    return [("subsystem", "datasources"), ("data-source", datasource), ("statistics", "jdbc")]
+def datasource_statistics(datasource: str, kind: str) -> list[tuple[str, str]]:
+    """A data source's statistics in the management model: ``pool`` (its connections) or
+    ``jdbc`` (its prepared-statement cache)."""
+    return [("subsystem", "datasources"), ("data-source", datasource), ("statistics", kind)]
 
 
 def _management_source(address):
     return lambda stack, node, threads: _runtime(stack.management_of(node), address)
 
 
-def _app_pool(stack, node, threads) -> dict:
-    """The pool of the app under test's own data source (apps.App.datasource)."""
-    return _runtime(stack.management_of(node), pool_address(stack.app_under_test.datasource()))
-
-
-def _app_statement_cache(stack, node, threads) -> dict:
-    """The prepared-statement cache of the app under test's own data source."""
-    return _runtime(stack.management_of(node), jdbc_address(stack.app_under_test.datasource()))
+def _app_datasource(kind: str):
+    """A reader of the statistics ``kind`` of the app under test's own data source
+    (apps.App.datasource)."""
+    return lambda stack, node, threads: _runtime(
+        stack.management_of(node), datasource_statistics(stack.app_under_test.datasource(), kind))
 
 
 def _task_threads(stack, node, threads) -> dict:
@@ -55,9 +48,9 @@ def _task_threads(stack, node, threads) -> dict:
 # What a recipe may name in metrics.runtime: {name: reader(stack, node, threads) -> dict},
 # ``threads`` the node's JVM threads as read once for the whole snapshot (jvm_threads.py).
 RUNTIME_SOURCES = {
-    "datasource-pool": _app_pool,
+    "datasource-pool": _app_datasource("pool"),
     "io-worker": _management_source(IO_WORKER),
-    "statement-cache": _app_statement_cache,
+    "statement-cache": _app_datasource("jdbc"),
     "jvm-memory": _management_source(MEMORY),
     "task-threads": _task_threads,
 }

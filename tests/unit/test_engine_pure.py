@@ -862,3 +862,33 @@ def test_the_engine_s_own_sql_waits_for_a_free_slot_and_fails_on_anything_else(m
     answers[:] = ["FATAL:  sorry, too many clients already"] * 5
     with pytest.raises(RuntimeError, match="too many clients"):
         db.sql("SELECT 1")
+
+
+def test_the_statement_cache_window_sums_the_nodes_counters_and_reads_the_apps_data_source():
+    """The window's cache hits and misses are the counters' growth over every measured node,
+    per completed transaction; a node whose statistics could not be read makes the block an
+    error, not zeros. Both data-source readers ask the app's own data source, each its kind."""
+    from types import SimpleNamespace
+
+    from tuninglab import telemetry
+    names = telemetry.CACHE_COUNTERS
+    pairs = [({names["hits"]: 10, names["misses"]: 5, names["accesses"]: 15},
+              {names["hits"]: 90, names["misses"]: 5, names["accesses"]: 95,
+               "PreparedStatementCacheCurrentSize": 40}),
+             ({names["hits"]: 0, names["misses"]: 0, names["accesses"]: 0},
+              {names["hits"]: 20, names["misses"]: 2, names["accesses"]: 22,
+               "PreparedStatementCacheCurrentSize": 30})]
+    window = telemetry._statement_cache_window(pairs, transactions=50)
+    assert (window["hits"], window["misses"], window["accesses"]) == (100, 2, 102)
+    assert window["hits_per_tx"] == 2.0 and window["size"] == 70
+    assert telemetry._statement_cache_window([({}, {"error": "no such resource"})], 50) == {
+        "error": "no such resource"}
+
+    asked = []
+    management = SimpleNamespace(read_resource=lambda address, runtime: asked.append(address))
+    stack = SimpleNamespace(management_of=lambda node: management,
+                            app_under_test=SimpleNamespace(datasource=lambda: "ShopDS"))
+    for name in ("datasource-pool", "statement-cache"):
+        telemetry.RUNTIME_SOURCES[name](stack, "app", None)
+    assert [dict(a)["data-source"] for a in asked] == ["ShopDS", "ShopDS"]
+    assert [dict(a)["statistics"] for a in asked] == ["pool", "jdbc"]
