@@ -516,7 +516,8 @@ class _Run:
         specs = self._load_specs(arms, nodes)
         self.last_slot = (block, tuple(arm_ids))
         tag = f"{len(self.trials)}"
-        drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id]) for a in arms}
+        drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id], prof.drain_max_s)
+                   for a in arms}
         if self.recipe.metrics.reads_database:  # its requests' work in the database too
             quiet_s = telemetry.database_quiet(stack)
             drained = {arm: s + quiet_s for arm, s in drained.items()}

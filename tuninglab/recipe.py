@@ -304,6 +304,7 @@ class Profile:
     claims: bool = True  # its results carry a verdict; False: they prove the recipe runs (CI)
     min_transactions: int = 0  # per arm and window, else the window grows (window_length.py)
     window_max_s: int = 0  # the longest a growing window may become
+    drain_max_s: int = 30  # the longest a window waits for the last one's requests to end
 
 
 @dataclass(frozen=True)

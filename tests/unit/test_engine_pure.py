@@ -94,7 +94,9 @@ def test_the_ci_profile_compiles_with_c1_only_and_the_published_one_with_both_ti
     ci = node_config(recipe, jit=quick.jit).jvm_command_line().split()
     published = node_config(recipe, jit=full.jit).jvm_command_line().split()
     assert "-XX:TieredStopAtLevel=1" in ci and not any("Tiered" in o for o in published)
-    assert set(ci) - set(published) == {"-XX:TieredStopAtLevel=1"}
+    # ...and verifies only the JDK's own bytecode (a quicker boot); the published one all of it
+    assert set(ci) - set(published) == {"-XX:TieredStopAtLevel=1", "-XX:+UnlockDiagnosticVMOptions",
+                                        "-XX:-BytecodeVerificationRemote"}
     # a node whose own options set the tiers keeps them: the profile adds nothing
     own = NodeConfig(jvm_options="-Xmx1g -XX:-TieredCompilation", jit=C1_ONLY)
     assert own.jvm_command_line().split() == ["-Xmx1g", "-XX:-TieredCompilation",
@@ -892,3 +894,30 @@ def test_the_statement_cache_window_sums_the_nodes_counters_and_reads_the_apps_d
         telemetry.RUNTIME_SOURCES[name](stack, "app", None)
     assert [dict(a)["data-source"] for a in asked] == ["ShopDS", "ShopDS"]
     assert [dict(a)["statistics"] for a in asked] == ["pool", "jdbc"]
+
+
+def test_the_wait_for_the_last_windows_requests_ends_at_its_limit(monkeypatch):
+    """A node whose task threads stay busy (requests deadlocking among themselves) is waited
+    for up to the limit, then the window goes on; an idle node is not waited for."""
+    from types import SimpleNamespace
+
+    from tuninglab import telemetry
+    stack = SimpleNamespace(members=lambda target: [target], management_of=lambda node: node)
+    busy = {"busy-task-thread-count": 8, "queue-size": 0}
+    monkeypatch.setattr(telemetry, "_runtime", lambda management, address: busy)
+    waited = telemetry.wait_until_idle(stack, "app-1", timeout_s=0.3, poll_s=0.05)
+    assert waited == 0.3
+    busy["busy-task-thread-count"] = 0
+    assert telemetry.wait_until_idle(stack, "app-1", timeout_s=0.3, poll_s=0.05) < 0.1
+
+
+def test_a_clusters_smoke_test_sends_every_node_its_share_whatever_the_apps_size():
+    from types import SimpleNamespace
+
+    from tuninglab import cluster
+    four, two = SimpleNamespace(nodes=4), SimpleNamespace(nodes=2)
+    nine = SimpleNamespace(transactions=tuple("abcdefghi"))  # orderentry's smoke list
+    one = SimpleNamespace(transactions=("List",))  # a user's app with one transaction
+    assert cluster.smoke_rounds(four, nine) == 4 and cluster.smoke_rounds(two, nine) == 2
+    assert cluster.smoke_rounds(four, one) == 36  # 9 requests a node either way
+    assert cluster.smoke_rounds(two, SimpleNamespace(transactions=tuple("abcd"))) == 5

@@ -81,9 +81,20 @@ def _slot_run(rates: dict[str, float], monkeypatch):
                 "trial_s": seconds}
     run._trial = lambda block, arm, node, started, checks, summary, *rest: summary
     monkeypatch.setattr(experiment.load, "run", fake_run)
-    monkeypatch.setattr(experiment.telemetry, "wait_until_idle", lambda stack, node: 0.0)
+    run.drains = []  # the longest wait the slot allowed for each node's last requests
+    monkeypatch.setattr(experiment.telemetry, "wait_until_idle",
+                        lambda stack, node, timeout_s: run.drains.append(timeout_s) or 0.0)
     monkeypatch.setattr(experiment.telemetry, "snapshot", lambda *a, **k: {})
     return run, said, ran, design.Block(0, (("baseline", "variant"),), period=0, orientation=1)
+
+
+def test_the_slot_waits_for_the_last_windows_requests_as_long_as_its_profile_says(monkeypatch):
+    run, said, ran, block = _slot_run({"baseline": 100.0, "variant": 100.0}, monkeypatch)
+    run.slot(block, ("baseline", "variant"))
+    assert run.drains == [run.prof.drain_max_s] * 2
+    recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
+    # CI makes no claim and waits briefly; a published window never starts behind another's work
+    assert recipe.profile("quick").drain_max_s < recipe.profile("full").drain_max_s
 
 
 def test_the_slot_measures_again_with_longer_windows_and_keeps_them(monkeypatch):
