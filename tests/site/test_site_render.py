@@ -369,3 +369,94 @@ def test_the_profiles_table_shows_what_the_engine_reads():
     assert "](reference/recipe-format.md)" in md
     assert "](../reference/recipe-format.md)" in schema_doc.render_profiles("guide/x.md")
     assert find_markers("<!-- profiles -->") == [(0, "profiles", None)]
+
+
+# -- the sources' experiments (recipes/catalogue.toml) ------------------------------------------
+
+def _catalogue(root: Path, text: str) -> None:
+    (root / "recipes" / "catalogue.toml").write_text(text, encoding="utf-8")
+
+
+FIXTURE_CATALOGUE = '''
+[[experiment]]
+id = "G5.2"
+document = "guide"
+section = "5.4"
+what = "The pool's maximum"
+page = "guide/05-jca.md"
+recipes = ["fixture-pool"]
+
+[[experiment]]
+id = "G5.1"
+document = "guide"
+section = "5.1"
+what = "A pool filled at start"
+page = "guide/05-jca.md"
+planned = "a cold-start recipe"
+
+[[experiment]]
+id = "G6.3"
+document = "guide"
+section = "6.3"
+what = "The journal on a slow disk"
+not_measured = "no second disk here"
+
+[[experiment]]
+id = "G0"
+document = "guide"
+section = "1"
+what = "An A/A run"
+page = "guide/05-jca.md"
+recipes = ["fixture-aa"]
+'''
+
+
+def test_a_page_shows_its_experiments_each_with_what_measures_it_or_why_not(result, tmp_path):
+    from tuninglab.site import catalogue
+    root = _project(tmp_path, result)
+    _catalogue(root, FIXTURE_CATALOGUE)
+    (root / "docs" / "guide" / "05-jca.md").write_text(
+        "# 5 Pools\n\n<!-- catalogue -->\n\n<!-- result: fixture-pool -->\n", encoding="utf-8")
+    site = Site(root)
+    page = site.expand((root / "docs" / "guide" / "05-jca.md").read_text(), "guide/05-jca.md")
+    rows = [line for line in page.splitlines() if line.startswith("| G")]
+    assert [r.split(":")[0] for r in rows] == ["| G5.2", "| G5.1", "| G0"]  # its own, in order
+    assert "[`fixture-pool`](05-jca.md): agrees" in rows[0]
+    assert "no recipe yet: a cold-start recipe" in rows[1]
+    assert "`fixture-aa`: not measured yet" in rows[2]  # a recipe without a published run
+    # the whole source, with each experiment's page, or none yet
+    whole = catalogue.render_document(site, "index.md", "guide")
+    assert "no page yet | not measured here: no second disk here" in whole
+    # the Results page counts them, one column per state
+    summary = catalogue.render_summary(site, "results.md")
+    assert "| guide | 4 | 1 | 1 | 1 | 1 |" in summary
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('id = "X"\ndocument = "guide"\nsection = "1"\nwhat = "x"\n', "exactly one of recipes"),
+    ('id = "X"\ndocument = "guide"\nsection = "1"\nwhat = "x"\nrecipes = ["a"]\n'
+     'not_measured = "b"\n', "exactly one of recipes"),
+    ('id = "X"\ndocument = "guide"\nsection = "1"\nwhat = "x"\nrecipes = ["no-such"]\n',
+     "no recipe no-such"),
+    ('id = "X"\ndocument = "book"\nsection = "1"\nwhat = "x"\nplanned = "y"\n', "document 'book'"),
+    ('id = "X"\ndocument = "guide"\nsection = "1"\nwhat = "x"\nplanned = "y"\n'
+     'page = "guide/99.md"\n', "docs/guide/99.md does not exist"),
+    ('id = "X"\ndocument = "guide"\nsection = "1"\nwhat = "x"\nplanned = "y"\ncolour = 1\n',
+     "unknown key(s) colour"),
+])
+def test_a_catalogue_entry_that_cannot_be_shown_is_refused_with_its_key(result, tmp_path, entry,
+                                                                        message):
+    from tuninglab.site import catalogue
+    root = _project(tmp_path, result)
+    _catalogue(root, "[[experiment]]\n" + entry)
+    with pytest.raises(catalogue.CatalogueError) as error:
+        catalogue.load(root)
+    assert message in str(error.value) and "recipes/catalogue.toml: experiment[0]" in str(error.value)
+
+
+def test_the_repositorys_catalogue_reads_and_every_thesis_chapter_page_shows_its_part():
+    from tuninglab.site import catalogue
+    for e in catalogue.load(REPO):  # a page with entries shows them, its own or its source's
+        if e.page:
+            text = (REPO / "docs" / e.page).read_text(encoding="utf-8")
+            assert "<!-- catalogue -->" in text or f"<!-- catalogue: {e.document} -->" in text, e

@@ -11,7 +11,12 @@ so a page can show them):
 - ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml;
 - ``<!-- warmup-summary -->``: how many node warm-ups of the newest results ended steady;
 - ``<!-- recipe-limits -->``: what a recipe may not do, from the lists in tuninglab/safety/;
-- ``<!-- time-phases -->``: where a full run's time goes, over the newest results.
+- ``<!-- time-phases -->``: where a full run's time goes, over the newest results;
+- ``<!-- catalogue -->``: the sources' experiments this page's chapter holds, each with the
+  recipes that measure it or why nothing here does (recipes/catalogue.toml);
+- ``<!-- catalogue: <document> -->``: every experiment of one source, with its page;
+- ``<!-- catalogue-summary -->``: how many experiments of each source are measured;
+- ``<!-- stack-versions -->``: the software the newest published run recorded.
 
 One marker stands inside a sentence: ``<!-- agreement: <recipe-id> -->`` becomes the word for
 that recipe's newest result against its source (agrees, disagrees, cannot tell, ...), the same
@@ -41,9 +46,12 @@ PAGE_BLOCKS = {
     "warmup-summary": lambda site, page: _module("warmups_table").render_summary(site),
     "recipe-limits": lambda site, page: _module("recipe_limits").render(),
     "time-phases": lambda site, page: _module("time_table").render(site),
+    "catalogue": lambda site, page: _module("catalogue").render_page(site, page),
+    "catalogue-summary": lambda site, page: _module("catalogue").render_summary(site, page),
+    "stack-versions": lambda site, page: _module("versions_table").render(site, page),
 }
 _MARKER = re.compile(
-    r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups):\s*(?P<id>[A-Za-z0-9._-]+)"
+    r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups|catalogue):\s*(?P<id>[A-Za-z0-9._-]+)"
     r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
@@ -79,7 +87,9 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
         match = _MARKER.match(line)
         if not match:
             continue
-        if match.group("result"):
+        if match.group("result") == "catalogue":  # one source's experiments, not a recipe's
+            found.append((index, "catalogue-of", match.group("id")))
+        elif match.group("result"):
             found.append((index, match.group("result"), match.group("id")))
         else:
             found.append((index, match.group("block"), None))
@@ -105,6 +115,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = runs_table.render(site, recipe_id, page)
         elif kind == "warmups":
             block = warmups_table.render(site, recipe_id, page)
+        elif kind == "catalogue-of":  # its "id" is a source document
+            block = _module("catalogue").render_document(site, page, recipe_id)
         else:
             block = PAGE_BLOCKS[kind](site, page)
         lines[index:index + 1] = ["", *block.splitlines(), ""]

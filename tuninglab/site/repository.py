@@ -54,6 +54,7 @@ class Site:
         self._pages: dict[str, list[str]] | None = None
         self._titles: dict[str, str] | None = None
         self._newest: dict[str, tuple[Path, dict] | None] = {}
+        self._catalogue = None
 
     # -- recipes ------------------------------------------------------------------------------
     @property
@@ -156,6 +157,13 @@ class Site:
     def notebooks(self) -> list[str]:
         return sorted(p.relative_to(self.root).as_posix() for p in self.root.glob("notebooks/**/*.ipynb")
                       if ".ipynb_checkpoints" not in p.parts)
+
+    def catalogue(self):
+        """The sources' experiments (recipes/catalogue.toml; catalogue.py), read once."""
+        if self._catalogue is None:
+            from .catalogue import load
+            self._catalogue = load(self.root)
+        return self._catalogue
 
     # -- figures ------------------------------------------------------------------------------
     @staticmethod
