@@ -131,7 +131,10 @@ def _table(site, experiments: list[Experiment], page: str, with_page: bool) -> s
 
 def render_page(site, page: str) -> str:
     """The experiments this page's chapter holds."""
-    return _table(site, [e for e in site.catalogue() if e.page == page], page, with_page=False)
+    return ("The source's experiments in this chapter, each with the recipes that measure it and "
+            "their verdicts, the recipe still to write, or why this host cannot measure it:\n\n"
+            + _table(site, [e for e in site.catalogue() if e.page == page], page,
+                     with_page=False))
 
 
 def render_document(site, page: str, document: str) -> str:
