@@ -28,7 +28,7 @@ from typing import Any, Iterable, NamedTuple
 
 import jsonschema
 
-from . import apps, database_stats, server_modules
+from . import apps, database_stats, images, server_modules
 
 __all__ = [
     "scan_recipes",
@@ -79,6 +79,7 @@ CHANGE_KEYS = {
     "active-nodes": ("active_nodes",),
     "deployment": ("deployment",),
     "database-split": ("deployment", "db_cpus"),
+    "jdk": ("jdk",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (),
@@ -198,6 +199,7 @@ class Change:
     active_nodes: int | str | None = None  # kind active-nodes: nodes in rotation (or {value})
     deployment: str | None = None  # kind deployment: the app's deployment the variant drives
     db_cpus: float | None = None  # kind database-split: each database's quota in the variant
+    jdk: str | None = None  # kind jdk: the variant's JDK (a major version the images offer)
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
@@ -776,6 +778,8 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _workload_change_problems(change["workload"], data.get("workload", {}))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
+    if kind == "jdk" and "jdk" in change:
+        problems += _jdk_problems(str(change["jdk"]))
     if kind in DEPLOYMENT_KINDS and "deployment" in change:
         problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
     if "deployment" in data.get("workload", {}):
@@ -791,6 +795,15 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
     return problems
+
+
+def _jdk_problems(jdk: str) -> list[Problem]:
+    """The variant's JDK is one set-up builds an image for, other than the baseline's."""
+    others = [j for j in images.JDK_IMAGES if j != images.JDK]
+    if jdk in others:
+        return []
+    return [Problem("change.jdk", f"{jdk!r}; allowed: {', '.join(others)} (the baseline runs "
+                                  f"JDK {images.JDK}, the common image's)")]
 
 
 def _database_problems(kind: str, stack: dict) -> list[Problem]:
@@ -1177,6 +1190,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         active_nodes=change.get("active_nodes"),
         deployment=change.get("deployment"),
         db_cpus=_cpus(change.get("db_cpus")),
+        jdk=None if change.get("jdk") is None else str(change["jdk"]),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),

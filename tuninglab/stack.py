@@ -60,6 +60,9 @@ class NodeConfig:
     network_aliases: tuple[str, ...] = ()
     # Applications deployed at boot beside the one the image holds (apps.py), by name.
     apps: tuple[str, ...] = ()
+    # The server image: the common one, or one that differs from it in the JDK alone
+    # (images.JDK_IMAGES; change kind jdk).
+    image: str = images.WILDFLY
     # The profile's JIT (profiles.toml, ``jit``): C1_ONLY adds -XX:TieredStopAtLevel=1 unless
     # the node's own options already say something of the tiers, and skips verifying the
     # bytecode of classes outside the JDK (the server's and the app's): four quarter-core nodes
@@ -181,6 +184,9 @@ class Stack:
         or, reusing, a parked stack of the same kind, reset."""
         began = time.monotonic()
         self.image_ids = images.require_images(self.client)
+        other = sorted({c.image for c in self.initial_nodes.values()} - {images.WILDFLY})
+        if other:  # a node on another JDK's image: missing, it is named with set-up's command
+            self.image_ids.update(images.require_images(self.client, other))
         swept = cleanup.sweep_dead_runs(self.client, spare=stackpool.spared_ids())
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
@@ -324,7 +330,7 @@ class Stack:
             if name not in fitting:
                 self.client.containers.get(cid).remove(force=True, v=True)
                 continue
-            node = WildFlyNode()
+            node = WildFlyNode(self.initial_nodes[name].image)
             node._container = self.client.containers.get(cid)
             self.nodes[name] = node
             self.node_configs[name] = self.initial_nodes[name]
@@ -540,7 +546,8 @@ class Stack:
         # CPUs gets a share of a core and the time to match (four cluster nodes on two cores
         # missed 120 s on a busy host, 2026-11-26).
         shares = math.ceil(booting / self.engine_cpus())
-        node = WildFlyNode(boot_timeout_s=WildFlyNode.BOOT_TIMEOUT_S * max(1, shares))
+        node = WildFlyNode(config.image,
+                           boot_timeout_s=WildFlyNode.BOOT_TIMEOUT_S * max(1, shares))
         node.on(self.network, name)
         node.with_network_aliases(name, *config.network_aliases)
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are

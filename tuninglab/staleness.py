@@ -47,6 +47,8 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     roles = {}
     if recipe.cluster is not None:
         roles["balancer"] = ("images/balancer",)
+    if recipe.change.kind == "jdk":  # the common image with another JDK added
+        roles[f"jdk {recipe.change.jdk}"] = ("images/wildfly-next-jdk",)
     app = apps.load(recipe.workload.app, recipe.repo_root)
     if not app.built_in:  # the images' own app is an input of every stack
         roles[f"app {app.name}"] = app.inputs

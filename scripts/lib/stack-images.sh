@@ -49,6 +49,20 @@ stage_balancer() {
   stage_image_dir balancer "$1"
 }
 
+# The common server image with the next long-term JDK beside 21 (change kind "jdk"). Built on
+# top of the wildfly image, whose id goes into the build arguments (and so into the context
+# hash): a rebuilt wildfly image rebuilds this one.
+stage_wildfly_next_jdk() {
+  local id
+  id="$(docker image inspect -f '{{.Id}}' "$IMAGE_WILDFLY" 2>/dev/null || true)"
+  if [[ -z "$id" ]]; then
+    if checking; then STAGE_MISSING="$IMAGE_WILDFLY"; return 0; fi
+    die "$IMAGE_WILDFLY is missing (the next-JDK image is built on it)" "run bash scripts/setup.sh"
+  fi
+  stage_image_dir wildfly-next-jdk "$1"
+  STAGE_BUILD_ARGS+=("WILDFLY_IMAGE=$IMAGE_WILDFLY" "WILDFLY_IMAGE_ID=$id")
+}
+
 image_register db "$IMAGE_DB" stage_db
 image_register wildfly "$IMAGE_WILDFLY" stage_wildfly
 image_register k6 "$IMAGE_K6" stage_k6
@@ -56,3 +70,6 @@ image_register k6 "$IMAGE_K6" stage_k6
 # file is one of every result's stack inputs (staleness.py), and a stack without a balancer
 # does not change when the balancer does.
 image_register balancer tuninglab/haproxy:trixie stage_balancer
+# Its name lives here too, and in tuninglab/images.py (NEXT_JDK): only the recipes that use it
+# change when it does.
+image_register wildfly-next-jdk tuninglab/wildfly-next-jdk:39.0.1 stage_wildfly_next_jdk

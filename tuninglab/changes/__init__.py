@@ -15,6 +15,7 @@ from .container_limits import ContainerLimitsChange
 from .database_split import DatabaseSplitChange
 from .deployment import DeploymentChange
 from .jboss_cli import JbossCliChange
+from .jdk import JdkChange
 from .jvm_options import JvmOptionsChange
 from .ladder import LadderChange
 from .none import NoChange
@@ -27,7 +28,7 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, LadderChange, BalancerPolicyChange,
-    ActiveNodesChange, DeploymentChange, DatabaseSplitChange)}
+    ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

@@ -51,6 +51,10 @@ class ChangeKind:
     # arms in turn. A CPU limit is no code path, and applying it would throttle the compile
     # phase that is meant to run without limits.
     warms_every_arm = True
+    # Paths of the server's model where the arms' nodes differ without any operation of the
+    # change (what the JVM reports of itself: another JDK's java.home); the comparison of the
+    # nodes' models allows them as it allows what the operations write.
+    differs_in: tuple[str, ...] = ()
 
     def __init__(self, recipe: Recipe):
         self.recipe = recipe

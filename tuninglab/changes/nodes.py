@@ -137,7 +137,7 @@ def compare_models(stack, kind: ChangeKind, arms: dict[str, Arm]) -> list[Check]
     if len(nodes) < 2:
         return []
     ops = [op for arm in kind.arms for op in kind.operations(arm)[0]]
-    allowed = model.touched_prefixes(ops)
+    allowed = (*model.touched_prefixes(ops), *kind.differs_in)
     # Every node's whole model at once: read one after the other, four nodes' models took
     # several seconds of a cluster recipe's CI run.
     models = together(nodes, lambda node: stack.management_of(node).read_resource(recursive=True))
