@@ -230,7 +230,7 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
 
 
 # Requests through the balancer per node in its smoke test: even a random policy then leaves a
-# node without one about once in 7,000 four-node runs (N x (1 - 1/N)^9N).
+# node without one about once in 8,000 four-node runs (N x (1 - 1/N)^9N).
 SMOKE_REQUESTS_PER_NODE = 9
 
 
