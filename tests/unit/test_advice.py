@@ -76,6 +76,18 @@ def test_the_blocks_needed_to_show_equivalence_follow_the_square_root_rule():
     assert "about 23 blocks where this run had 10" in read["recommendation"]
 
 
+def test_a_value_out_of_reach_says_why_in_the_direction_of_its_estimate():
+    """An estimate that is a gain is not "a loss of -0.4 %" (the pool sweep of 29 November
+    2026 read so): a wide interval, not the margin, is what more blocks cannot close."""
+    gain = {"4": _c(0.004, -0.32, 0.481, n=6), "8": BEST}
+    text = _sweep(gain, values=(4, 8))["recommendation"]
+    assert "its estimate, a gain of 0.4 %, lies well within it, but its interval reaches a " \
+           "loss of 32.0 %" in text and "a loss of -" not in text
+    near = {"4": _c(-0.04, -0.30, 0.22, n=6), "8": BEST}  # a loss near the 5 % margin
+    assert "its estimate, a loss of 4.0 %, sits close to the margin" in \
+        _sweep(near, values=(4, 8))["recommendation"]
+
+
 def test_unordered_choices_are_ranked_without_a_knee():
     against = {"serial": _c(-0.037, -0.148, 0.089), "parallel": BEST,
                "g1": _c(-0.139, -0.22, -0.05)}

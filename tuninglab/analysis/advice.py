@@ -187,9 +187,15 @@ class _Words:
             return (f" The estimate for {self.value(arm)}, a loss of {pct(point, 1)}, already "
                     f"lies beyond the margin: more blocks are unlikely to show it within.")
         if blocks > AFFORDABLE_BLOCKS * n:
+            # Many blocks either because the estimate lies near the margin, or because the
+            # interval is wide beside it (an estimate that is a gain is never near it).
+            why = ("sits close to the margin" if point > self.margin / 2 else
+                   f"lies well within it, but its interval reaches a loss of {pct(high, 1)}")
+            estimate = (f"a loss of {pct(point, 1)}" if point > 0 else
+                        f"a gain of {pct(-point, 1)}")
             return (f" Showing {self.value(arm)} within {pct(self.margin)} of the best would take "
                     f"more than {AFFORDABLE_BLOCKS} times this run's {n} blocks: its estimate, "
-                    f"a loss of {pct(point, 1)}, sits close to the margin.")
+                    f"{estimate}, {why}.")
         return (f" Showing {self.value(arm)} within {pct(self.margin)} of the best would take "
                 f"about {blocks} blocks where this run had {n}.")
 
