@@ -200,6 +200,8 @@ def _node(recipe, kind, arm) -> dict:
             "jvm_options": s.jvm_options, "server_config": s.server_config, "keys": {}}
     if hasattr(kind, "options"):
         node["jvm_options"] = kind.options(arm)
+    if hasattr(kind, "jdk"):  # its JVM runs on that JDK's image: the options are asked of it
+        node["jdk"] = kind.jdk(arm)
     if hasattr(kind, "limits") and kind.applies(arm):
         limits = kind.change.limits
         node.update({k: v for k, v in kind.limits(arm).items() if v is not None})
@@ -301,15 +303,18 @@ def _machine_cpus(client) -> int:
 def _probe(recipe, where, options_by_arm, nodes, operations, settings, client) -> list[str]:
     """The checks only the images can answer, of what problems() gathered from the recipe."""
     from . import images
-    ids = images.require_images(client, [images.WILDFLY, images.DB])
+    jvms = list(dict.fromkeys(images.JDK_IMAGES[n["jdk"]] if "jdk" in n else images.WILDFLY
+                              for n in nodes.values())) or [images.WILDFLY]
+    ids = images.require_images(client, list(dict.fromkeys([images.WILDFLY, images.DB, *jvms])))
     found = []
-    for options in dict.fromkeys(" ".join(o) for o in options_by_arm.values()):
-        answer = _cached(ids[images.WILDFLY], "java " + options,
-                         lambda: _run(client, images.WILDFLY, ["java", *shlex.split(options),
-                                                               "-version"], entrypoint=""))
-        if answer["exit"] != 0:
-            found.append(f"{where}: {_options_key(recipe)}: the JVM of {images.WILDFLY} refuses "
-                         f"'{options}': {_first_error(answer['output'])}")
+    for image in jvms:  # each JDK a node runs must accept every arm's options
+        for options in dict.fromkeys(" ".join(o) for o in options_by_arm.values()):
+            answer = _cached(ids[image], "java " + options,
+                             lambda: _run(client, image, ["java", *shlex.split(options),
+                                                          "-version"], entrypoint=""))
+            if answer["exit"] != 0:
+                found.append(f"{where}: {_options_key(recipe)}: the JVM of {image} refuses "
+                             f"'{options}': {_first_error(answer['output'])}")
     configs = _cached(ids[images.WILDFLY], "configurations", lambda: _run(
         client, images.WILDFLY, ["ls", "/opt/wildfly/standalone/configuration"], entrypoint=""))
     known = sorted(n for n in configs["output"].split() if n.endswith(".xml"))
