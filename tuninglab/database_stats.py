@@ -89,8 +89,18 @@ BUSY = """SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'
     AND state NOT IN ('idle') AND pid <> pg_backend_pid()"""
 
 
-def wait_until_quiet(db, database: str, timeout_s: float = 60.0, poll_s: float = 0.2) -> float:
-    """Wait until no backend of ``database`` is busy; return the seconds waited.
+# The app's statements still running when the wait's patience ends: cancelled, so that the
+# next window starts on a quiet database (the transaction fails in the app, for a client that
+# has gone). Client backends only: the lab's own readings and PostgreSQL's workers are not.
+CANCEL = """SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE datname = '{database}'
+    AND state NOT IN ('idle') AND pid <> pg_backend_pid() AND backend_type = 'client backend'"""
+
+
+def wait_until_quiet(db, database: str, timeout_s: float = 60.0, poll_s: float = 0.2,
+                     cancel_after_s: float | None = None) -> float:
+    """Wait until no backend of ``database`` is busy; return the seconds waited. After
+    ``cancel_after_s`` the statements still running are cancelled (once), and the wait goes on
+    until they have rolled back.
 
     A closed-model window ends with each user's last request cut off, and the server finishes
     them. Where they deadlock and retry (a second per deadlock found), they can outlive the
@@ -98,10 +108,15 @@ def wait_until_quiet(db, database: str, timeout_s: float = 60.0, poll_s: float =
     next arm's window (ecperf-sorted-access, 28 November 2026: two in a sorted window, after a
     baseline whose transactions took up to 4.5 s)."""
     began = time.monotonic()
+    cancelled = False
     while time.monotonic() - began < timeout_s:
         try:
             if db.sql(BUSY.format(database=database), database=database) == "0":
                 break
+            if not cancelled and cancel_after_s is not None \
+                    and time.monotonic() - began >= cancel_after_s:
+                db.sql(CANCEL.format(database=database), database=database)
+                cancelled = True
         except RuntimeError:
             break  # a database that cannot say is not waited for; the read-back shows the rest
         time.sleep(poll_s)

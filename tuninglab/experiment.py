@@ -519,7 +519,9 @@ class _Run:
         drained = {a.id: telemetry.wait_until_idle(stack, nodes[a.id], prof.drain_max_s)
                    for a in arms}
         if self.recipe.metrics.reads_database:  # its requests' work in the database too
-            quiet_s = telemetry.database_quiet(stack)
+            # the profile's patience counts from the end of the window, as the node's did
+            patience = max(0.0, prof.drain_max_s - max(drained.values(), default=0.0))
+            quiet_s = telemetry.database_quiet(stack, cancel_after_s=patience)
             drained = {arm: s + quiet_s for arm, s in drained.items()}
         idle_s = self.recipe.workload.idle_before_s
         if idle_s:  # the window measures a burst on a server left idle (guide 2.1.3)

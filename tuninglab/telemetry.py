@@ -90,10 +90,12 @@ def _database(stack, runtime: tuple[str, ...]) -> dict | None:
                                views_in=apps.image_app(stack.workspace).database)
 
 
-def database_quiet(stack) -> float:
-    """Wait until the app's database has finished the last window's statements."""
+def database_quiet(stack, cancel_after_s: float | None = None) -> float:
+    """Wait until the app's database has finished the last window's statements, cancelling
+    those still running after ``cancel_after_s``."""
     return database_stats.wait_until_quiet(next(iter(stack.databases.values())),
-                                           stack.app_declaring("database").database)
+                                           stack.app_declaring("database").database,
+                                           cancel_after_s=cancel_after_s)
 
 
 def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:

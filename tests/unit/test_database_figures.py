@@ -138,3 +138,25 @@ def test_the_next_window_waits_until_the_last_one_s_statements_are_done(monkeypa
     assert next(busy) == "5"  # stopped at the first "0"
     stuck = FakeDb("3")
     assert database_stats.wait_until_quiet(stuck, "workorders", timeout_s=0.05) >= 0.05
+
+
+def test_statements_that_outlast_the_patience_are_cancelled_once_and_then_waited_for(monkeypatch):
+    """The unsorted arm of ecperf-sorted-access leaves requests that deadlock among themselves
+    for 10 to 30 s: past the profile's patience they are cancelled, and the wait ends when they
+    have rolled back; without a patience nothing is cancelled."""
+    monkeypatch.setattr(database_stats.time, "sleep", lambda s: None)
+    sent = []
+
+    def sql(statement, database="postgres"):
+        sent.append(statement)
+        cancelled = any("pg_cancel_backend" in s for s in sent)
+        return "1" if "pg_cancel_backend" in statement else ("0" if cancelled else "4")
+    db = FakeDb(None)
+    db.sql = sql
+    database_stats.wait_until_quiet(db, "workorders", timeout_s=5, cancel_after_s=0)
+    cancels = [s for s in sent if "pg_cancel_backend" in s]
+    assert len(cancels) == 1 and "datname = 'workorders'" in cancels[0]
+    assert "backend_type = 'client backend'" in cancels[0]  # never the lab's reading or a worker
+    sent.clear()
+    database_stats.wait_until_quiet(db, "workorders", timeout_s=0.05)
+    assert not any("pg_cancel_backend" in s for s in sent)
