@@ -85,15 +85,15 @@ def window(before: dict, after: dict, transactions: int, load_s: float) -> dict:
 
 # Statements of the app's database still running or waiting (for a lock, a retry), the reader's
 # own left out.
-BUSY = """SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'
+_WORKING = """FROM pg_stat_activity WHERE datname = '{database}'
     AND state NOT IN ('idle') AND pid <> pg_backend_pid()"""
+BUSY = "SELECT count(*) " + _WORKING
 
 
 # The app's statements still running when the wait's patience ends: cancelled, so that the
 # next window starts on a quiet database (the transaction fails in the app, for a client that
 # has gone). Client backends only: the lab's own readings and PostgreSQL's workers are not.
-CANCEL = """SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE datname = '{database}'
-    AND state NOT IN ('idle') AND pid <> pg_backend_pid() AND backend_type = 'client backend'"""
+CANCEL = "SELECT count(pg_cancel_backend(pid)) " + _WORKING + " AND backend_type = 'client backend'"
 
 
 def wait_until_quiet(db, database: str, timeout_s: float = 60.0, poll_s: float = 0.2,

@@ -70,6 +70,6 @@ image_register k6 "$IMAGE_K6" stage_k6
 # file is one of every result's stack inputs (staleness.py), and a stack without a balancer
 # does not change when the balancer does.
 image_register balancer tuninglab/haproxy:trixie stage_balancer
-# Its name lives here too, and in tuninglab/images.py (NEXT_JDK): only the recipes that use it
+# Its name lives here too, and in tuninglab/images.py (JDK_IMAGES): only the recipes that use it
 # change when it does.
 image_register wildfly-next-jdk tuninglab/wildfly-next-jdk:39.0.1 stage_wildfly_next_jdk

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import images
+from ..management import PLATFORM_RUNTIME
 from ..plan import RESTART, Arm
 from .base import ChangeKind
 from .checks import Check
@@ -30,7 +31,7 @@ class JdkChange(ChangeKind):
         """The running JVM's specification version is the arm's JDK (the platform MBean of
         the server's own runtime, not the image's label)."""
         runtime = stack.management_of(node).read_resource(
-            [("core-service", "platform-mbean"), ("type", "runtime")], runtime=True)
+            PLATFORM_RUNTIME, runtime=True)
         found = str(runtime.get("spec-version") or "unknown")
         vm = str(runtime.get("vm-version") or "")
         wanted = self.jdk(arm)

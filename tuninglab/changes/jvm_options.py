@@ -6,6 +6,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
+from ..management import PLATFORM_RUNTIME
 from ..plan import RESTART, Arm
 from .base import ChangeKind
 from .checks import Check
@@ -40,7 +41,7 @@ class JvmOptionsChange(ChangeKind):
         """Every option of this arm is among the JVM's input arguments, and no option that
         only another arm has."""
         runtime = stack.management_of(node).read_resource(
-            [("core-service", "platform-mbean"), ("type", "runtime")], runtime=True)
+            PLATFORM_RUNTIME, runtime=True)
         arguments = runtime.get("input-arguments") or []
         mine = shlex.split(self.options(arm))
         others = {token for other in self.arms for token in shlex.split(self.options(other))}
