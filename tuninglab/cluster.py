@@ -183,13 +183,19 @@ def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
 def rejoin(stack: Stack, spec: ClusterSpec, report: ClusterReport,
            view_timeout_s: float = 90.0) -> ClusterReport:
     """A parked cluster taken again (stackpool.py): its nodes were reloaded one after the
-    other with the configuration they had once they found each other. Wait for one view of
-    all of them, and put the balancer back to the spec: its policy, every node in the
-    rotation (an earlier run may have switched the one or taken nodes out)."""
+    other with the configuration they had once they found each other, and the members it
+    lacked were started beside them (those it had over were shut down). Wait for one view of
+    all of them, and put the balancer back to the spec: in front of these members (a new
+    one if the parked one fronted others), its policy, every node in the rotation (an
+    earlier run may have switched the one or taken nodes out)."""
     began = time.monotonic()
     report.views = _wait_for_view(stack, spec.names, view_timeout_s)
     report.view_formed_s = time.monotonic() - began
     balancer = stack.balancers[BALANCER_NAME]
+    if sorted(balancer.backends) != sorted(spec.names):  # taken with other members
+        report.balancer_started_s = stack.replace_balancer(
+            BALANCER_NAME, Balancer(spec.names, spec.policy, spec.server_maxconn))
+        balancer = stack.balancers[BALANCER_NAME]
     if balancer.policy() != spec.policy:
         balancer.set_policy(spec.policy)
     for node, state in balancer.node_states().items():

@@ -122,6 +122,9 @@ Progress = Callable[[str], None]
 CONFIG_DIR = "/opt/wildfly/standalone/configuration"
 _IMAGE_FILES: dict[tuple[str, str], bytes] = {}  # (image id, path) -> bytes: Stack._image_file
 PRISTINE = ".tl-pristine"  # suffix of a node's server configuration as it first booted
+# How long a cluster's member a claimant does not use may take to shut down and leave the
+# view before it is killed (a JVM with no requests takes about 2 s).
+LEAVE_TIMEOUT_S = 15
 
 
 class Stack:
@@ -266,14 +269,19 @@ class Stack:
             self.nodes[name].run(["cp", cfg, cfg + PRISTINE])
 
     def _claim(self) -> dict | None:
-        """A parked stack of this kind; else, for a stack of plain nodes (no cluster), the
-        parked stack with the most nodes this one can use (stackpool.claim_nearest)."""
+        """A parked stack of this kind; else the parked stack with the most nodes this one
+        can use (stackpool.claim_nearest): a stack of plain nodes takes one of plain nodes, a
+        cluster a cluster with the same balancer settings (whose image a parked record lists
+        among its images)."""
         record = stackpool.claim(self._key, self.reuse_runs)
-        if record is None and not self.pool_extra and not self._is_cluster:
-            record = stackpool.claim_nearest(stackpool.common_key(self.config, self.image_ids),
-                                             stackpool.node_keys(self.initial_nodes),
-                                             self.reuse_runs)
-        return record
+        if record is not None or (self.pool_extra and not self._is_cluster):
+            return record
+        image_ids = self.image_ids
+        if self._is_cluster:
+            image_ids = {**image_ids, **images.require_images(self.client, [images.BALANCER])}
+        return stackpool.claim_nearest(
+            stackpool.common_key(self.config, image_ids, self.pool_extra),
+            stackpool.node_keys(self.initial_nodes), self.reuse_runs, balanced=self._is_cluster)
 
     @property
     def _is_cluster(self) -> bool:
@@ -325,10 +333,19 @@ class Stack:
         return fitting, list(missing)
 
     def _take_nodes(self, parked_ids: dict[str, str], fitting: list[str]) -> None:
-        """Own the parked nodes this run uses as they are (``fitting``); remove the others."""
+        """Own the parked nodes this run uses as they are (``fitting``); remove the others. A
+        cluster's member is shut down first, so that it leaves the others' views at once (a
+        killed one stays in them until they suspect it: tens of seconds)."""
+        unused = [cid for name, cid in parked_ids.items() if name not in fitting]
+
+        def remove(cid):
+            container = self.client.containers.get(cid)
+            if self._is_cluster:
+                container.stop(timeout=LEAVE_TIMEOUT_S)
+            container.remove(force=True, v=True)
+        together(unused, remove)
         for name, cid in parked_ids.items():
             if name not in fitting:
-                self.client.containers.get(cid).remove(force=True, v=True)
                 continue
             node = WildFlyNode(self.initial_nodes[name].image)
             node._container = self.client.containers.get(cid)
@@ -347,10 +364,13 @@ class Stack:
 
         if self._is_cluster:
             # A cluster's nodes, one after the other: reloaded at once, each formed a view of
-            # its own and the views merged only later (2026-11-26). A cluster is only claimed
-            # by its own kind, so it lacks no node.
+            # its own and the views merged only later (2026-11-26). The members it lacks boot
+            # once the kept ones run again, and join their view; their pristine configuration
+            # is taken once all have found each other (topology.Cluster).
             for name in kept:
                 reset(name)
+            if missing:
+                self._start_together([], missing)
             return
         boot = object()  # the job that starts the missing nodes, beside the resets
         together([*kept, *([boot] if missing else [])],
@@ -408,6 +428,13 @@ class Stack:
         self.balancers[name] = balancer
         balancer.start()
         return time.monotonic() - began
+
+    def replace_balancer(self, name: str, balancer: Balancer) -> float:
+        """A new balancer in place of one (a parked cluster taken with other members: its
+        balancer's nodes are fixed when it starts). Returns the seconds it took."""
+        old = self.balancers.pop(name)
+        old.get_wrapped_container().remove(force=True)
+        return self.add_balancer(name, balancer)
 
     def members(self, target: str) -> list[str]:
         """The nodes behind a load target: a balancer's nodes, or the node itself."""

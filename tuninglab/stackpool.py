@@ -19,10 +19,13 @@ and node configurations, the same images) *claims* it and resets it:
 - the engine then verifies the stack exactly as it verifies a new one.
 
 A run with no parked stack of its own kind may take the nearest one (``claim_nearest``): the
-same database, load generator and images, no balancer, and the most nodes it can use as they
-are (of the same name, and of the same kind, ``node_key``: the configuration without the
-quota). It keeps those, starts the nodes it lacks while the kept ones reload, removes the
-rest, and parks the result under its own kind.
+same database, load generator and images, a balancer if and only if the run has one (a
+cluster takes a cluster, a stack of plain nodes a stack of plain nodes), and the most nodes
+it can use as they are (of the same name, and of the same kind, ``node_key``: the
+configuration without the quota). It keeps those, starts the nodes it lacks, removes the
+rest, and parks the result under its own kind. A cluster grown or shrunk so gets a balancer
+in front of its new members, and a removed member leaves the JGroups view by a shutdown (a
+killed one would stay in the others' views until they suspected it): topology.Cluster.
 Each JVM-option recipe has a node of its own (its variant's command line) beside default
 ones: it boots that one JVM instead of a whole stack.
 
@@ -173,13 +176,16 @@ def _take(path: Path, runs: int = 0) -> dict | None:
     return record
 
 
-def claim_nearest(common: str, wanted: dict[str, str], runs: int = 0) -> dict | None:
-    """No parked stack of a run's own kind: take the one of the same common part (and no
-    balancer) that has the most nodes the run can use as they are (``wanted``: name ->
-    node_key), at least one. The claimant starts the nodes it lacks and removes the ones it
-    does not use: a JVM-option recipe, whose one odd node makes a kind of its own, boots one
-    JVM instead of a whole stack. ``runs`` as in ``claim``."""
-    for _, _, path in sorted((-fits, path.name, path) for fits, path in _near(common, wanted, runs)):
+def claim_nearest(common: str, wanted: dict[str, str], runs: int = 0,
+                  balanced: bool = False) -> dict | None:
+    """No parked stack of a run's own kind: take the one of the same common part (with a
+    balancer if ``balanced``, else without) that has the most nodes the run can use as they
+    are (``wanted``: name -> node_key), at least one. The claimant starts the nodes it lacks
+    and removes the ones it does not use: a JVM-option recipe, whose one odd node makes a kind
+    of its own, boots one JVM instead of a whole stack; a four-node cluster boots two beside a
+    parked two-node one. ``runs`` as in ``claim``."""
+    found = _near(common, wanted, runs, balanced)
+    for _, _, path in sorted((-fits, path.name, path) for fits, path in found):
         record = _take(path, runs)
         if record is not None:
             return record
@@ -192,14 +198,16 @@ def best_fit(common: str, wanted: dict[str, str], runs: int = 0) -> int:
     return max((fits for fits, _ in _near(common, wanted, runs)), default=0)
 
 
-def _near(common: str, wanted: dict[str, str], runs: int = 0) -> list[tuple[int, Path]]:
-    """The parked stacks a run could take nearest (same common part, no balancer, node keys
-    recorded, runs left to serve), with how many of its wanted nodes each has; those with none
-    left out."""
+def _near(common: str, wanted: dict[str, str], runs: int = 0,
+          balanced: bool = False) -> list[tuple[int, Path]]:
+    """The parked stacks a run could take nearest (same common part, a balancer or none as
+    the run, node keys recorded, runs left to serve), with how many of its wanted nodes each
+    has; those with none left out."""
     out = []
     for path in _folder().glob("*.json"):
         record = _read(path)
-        if (record is None or record.get("common") != common or record.get("balancers")
+        if (record is None or record.get("common") != common
+                or bool(record.get("balancers")) != balanced
                 or "node_keys" not in record or not may_serve(record, runs)):
             continue
         fits = len(fitting_nodes(record["node_keys"], wanted))

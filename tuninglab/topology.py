@@ -72,6 +72,9 @@ class Cluster(Nodes):
         self.report.stack_started_s = stack.started_in_s
         if stack.reused:  # its nodes found each other before, and were reloaded since
             cluster.rejoin(stack, self.spec, self.report)
+            started = [name for name in stack.nodes if name not in stack.kept_nodes]
+            if started:  # a parked cluster grown: the new members' configuration with discovery
+                stack.save_pristine(started)
             return
         cluster.form(stack, self.spec, self.report, base=configs[CLUSTER_TARGET])
         if stack.reuse:

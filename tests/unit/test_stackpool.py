@@ -103,6 +103,18 @@ def test_the_nearest_claim_takes_the_stack_with_most_nodes_that_fit_and_nothing_
     assert stackpool.claim_nearest("other", {"app-2": DEFAULT})["network"] == "net4"
 
 
+def test_a_cluster_takes_the_nearest_cluster_and_a_plain_stack_never_one():
+    stackpool.park("k1", _record_with_keys(1, {"app-1": DEFAULT, "app-2": DEFAULT}))
+    stackpool.park("k2", _record_with_keys(2, {"app-1": DEFAULT, "app-2": DEFAULT},
+                                           balancers={"lb": {"id": "h2"}}))
+    four = {f"app-{i}": DEFAULT for i in range(1, 5)}
+    assert stackpool.best_fit("c", four) == 2  # the plain stack, not the cluster
+    taken = stackpool.claim_nearest("c", four, balanced=True)
+    assert taken["network"] == "net2"  # grows the two-node cluster
+    assert stackpool.claim_nearest("c", four, balanced=True) is None  # k1 is no cluster
+    assert stackpool.claim_nearest("c", four)["network"] == "net1"
+
+
 def test_the_key_is_its_common_part_and_its_nodes_by_name():
     nodes = {"app-1": NodeConfig(), "app-2": NodeConfig(jvm_options="-Xmx2g")}
     swapped = {"app-1": nodes["app-2"], "app-2": nodes["app-1"]}
