@@ -29,6 +29,8 @@ What a user's app needs of the server and the database, it brings along:
   destinations, system properties. A node applies it through the management API once it has
   booted, and only then deploys the app (stack.py), so the app never meets a server without
   them; its archives wait in HELD_DIR until then instead of the scanner's folder.
+- ``server_config``: the WildFly configuration it needs (``standalone-full.xml`` for the
+  embedded broker); the recipes that drive it start their nodes with it.
 - ``seed``: SQL files of its folder, loaded in order into its ``database`` (which the lab
   creates), and baked into an image of the lab's PostgreSQL once per seed (seeding.py): every
   database of a stack starts from the same data in about a second.
@@ -114,6 +116,9 @@ class App:
     mixes_from: str = ""  # where its mixes are named, for messages
     mixes_trouble: str = ""  # why its mixes file could not be read ("": it could)
     server_setup: str = ""  # a jboss-cli file of its folder, applied before it deploys
+    # the server configuration it needs ("": any; e.g. standalone-full.xml for the broker): a
+    # recipe that drives it runs its nodes on it (recipe.py refuses another)
+    server_config: str = ""
     seed: tuple[str, ...] = ()  # SQL files of its folder, loaded in order into ``database``
     # What its script reads beside the generic load keys ([parameters.<name>]): each a JSON
     # Schema fragment of one number (type, bounds, default, description), and the value a smoke
@@ -488,7 +493,7 @@ def _described_problems(data: dict) -> list[str]:
     if not isinstance(sources, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and v for k, v in sources.items()):
         problems.append("datasources: a table of role = \"<WildFly data-source name>\"")
-    for key in ("database", "config_endpoint"):
+    for key in ("database", "config_endpoint", "server_config"):
         if key in data and (not isinstance(data[key], str) or not data[key]):
             problems.append(f"{key}: a non-empty string")
     if data.get("driver", "k6") not in DRIVERS:
@@ -502,6 +507,7 @@ def _described_problems(data: dict) -> list[str]:
 def _described(data: dict) -> dict:
     return {"datasources": dict(data.get("datasources", {})), "database": data.get("database", ""),
             "config_endpoint": data.get("config_endpoint", ""),
+            "server_config": data.get("server_config", ""),
             "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6"),
             "server_setup": data.get("server_setup", ""), "seed": tuple(data.get("seed", ())),
             "parameters": {name: dict(fragment)

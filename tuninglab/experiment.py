@@ -67,7 +67,7 @@ def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig
     cpus = s.app_cpus / share if s.app_cpus else None
     app = apps.load(recipe.workload.app, recipe.repo_root)
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
-                      jvm_options=s.jvm_options, server_config=s.server_config,
+                      jvm_options=s.jvm_options, server_config=recipe.server_config,
                       apps=() if app.built_in else (app.name,), jit=jit)
 
 
@@ -625,7 +625,9 @@ class _Run:
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),
                  "load": {k: numbers[k] for k in ("requests", "failed", "error_rate",
                                                    "dropped_iterations", "fail_reasons",
-                                                   "connections")},
+                                                   "connections")}
+                         # the window's messages as the app's ledger counted them
+                         | ({"messages": numbers["messages"]} if numbers.get("messages") else {}),
                  "transactions": numbers["transactions"], "telemetry": window,
                  "checks": [c.as_dict() for c in checks],
                  # Failed requests come with the server's own words for them, also where

@@ -116,6 +116,9 @@ def load_metrics(summary: dict) -> dict:
         "sessions": summary.get("sessions"),
         "sessions_routed": summary.get("sessions_routed"),
         "fail_reasons": summary.get("fail_reasons", {}),
+        # The messages the window's requests sent, as the app's ledger counted them once the
+        # consumer caught up (apps/messages): sent, consumed, missing, duplicated, latency.
+        "messages": summary.get("messages"),
         "throughput": ok / summary["trial_s"],
         "latency_p50": latency.get("p(50)"),
         "latency_p90": latency.get("p(90)"),
@@ -127,6 +130,23 @@ def load_metrics(summary: dict) -> dict:
                    "p99_ms": (t["latency_ms"] or {}).get("p(99)")}
             for name, t in transactions.items()},
     }
+
+
+def message_problems(messages: dict | None) -> list[str]:
+    """A window's messages that make it fail: any sent and never consumed (lost, or still
+    unconsumed when the driver stopped waiting), any consumed twice. No tolerance: a broker
+    that loses one message in a window has lost messages."""
+    if not messages:
+        return []
+    problems = []
+    if messages.get("missing"):
+        problems.append(f"{messages['missing']:,} of {messages['sent']:,} messages sent were "
+                        f"never consumed (lost, or not consumed {messages.get('drain_s')} s "
+                        f"after the window)")
+    if messages.get("duplicated"):
+        problems.append(f"{messages['duplicated']:,} message(s) consumed more than once (of "
+                        f"{messages['sent']:,} sent)")
+    return problems
 
 
 class SmokeTestFailed(RuntimeError):
@@ -156,6 +176,10 @@ def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | Non
                 f"{str(error)[-1500:]}") from None
         missing = [name for name in mix
                    if metrics["transactions"].get(name, {}).get("count", 0) == 0]
+        lost = message_problems(metrics.get("messages"))
+        if lost:
+            raise SmokeTestFailed(f"{app.name} ({deployment.war_name}) on {target}: "
+                                  + "; ".join(lost))
         if metrics["failed"] or missing:
             raise SmokeTestFailed(
                 f"{app.name} ({deployment.war_name}) on {target} does not answer correctly: "

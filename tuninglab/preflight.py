@@ -197,7 +197,7 @@ def _node(recipe, kind, arm) -> dict:
     """The arm's application-server node as the run would start it (no Docker needed)."""
     s = recipe.stack
     node = {"cpuset": s.app_cpuset, "cpus": s.app_cpus, "memory": s.app_memory,
-            "jvm_options": s.jvm_options, "server_config": s.server_config, "keys": {}}
+            "jvm_options": s.jvm_options, "server_config": recipe.server_config, "keys": {}}
     if hasattr(kind, "options"):
         node["jvm_options"] = kind.options(arm)
     if hasattr(kind, "jdk"):  # its JVM runs on that JDK's image: the options are asked of it

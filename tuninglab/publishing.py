@@ -45,7 +45,7 @@ def stack_signature(recipe: Recipe) -> tuple:
     """What a stack is made of: recipes with the same signature can follow each other on
     alike stacks (the same node count, configuration, JVM options, app and databases)."""
     s = recipe.stack
-    return (recipe.cluster.nodes if recipe.cluster else 0, s.server_config, s.jvm_options,
+    return (recipe.cluster.nodes if recipe.cluster else 0, recipe.server_config, s.jvm_options,
             recipe.workload.app, len(s.databases), s.db_cpus or 0.0, recipe.change.kind)
 
 

@@ -203,6 +203,9 @@ class Change:
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
+    # any kind: what the running server reports for each arm, {"baseline"|"variant": {address:
+    # {attribute: value}}}, read back on every node (changes/runtime_read_back.py)
+    runtime: dict = field(default_factory=dict)
 
     @property
     def is_none(self) -> bool:
@@ -333,6 +336,13 @@ class Recipe:
     def repo_root(self) -> Path:
         """The folder holding ``recipes/`` (and ``workloads/``)."""
         return self.folder.parent.parent.parent
+
+    @property
+    def server_config(self) -> str:
+        """The WildFly configuration its nodes start with: the one its app needs (app.toml
+        ``server_config``, which the recipe may only repeat), else the stack's."""
+        return (apps.load(self.workload.app, self.repo_root).server_config
+                or self.stack.server_config)
 
     def profile(self, name: str) -> Profile:
         """The named profile, or a RecipeError listing the allowed names."""
@@ -707,7 +717,8 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
         *_change_problems(data, folder),
         *_sweep_problems(data, folder),
         *_baseline_problems(data.get("baseline", {}), folder),
-        *_workload_problems(data["workload"], folder, data.get("metrics", {})),
+        *_workload_problems(data["workload"], folder, data.get("metrics", {}),
+                            data.get("stack", {})),
         *_load_level_problems(data),
         *_launch_problems(data),
         *_metric_problems(data),
@@ -1015,7 +1026,8 @@ def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
 POOL_METRICS = ("datasource-pool", "statement-cache")
 
 
-def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Problem]:
+def _workload_problems(workload: dict, folder: Path, metrics: dict,
+                       stack: dict | None = None) -> list[Problem]:
     problems = _selector_problems(workload, "workload", "model", MODEL_KEYS, MODEL_REQUIRED)
     app_name = _app_name(workload)
     try:
@@ -1041,6 +1053,11 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict) -> list[Prob
         problems.append(Problem("metrics.runtime", f"'database': app {app_name!r} has no "
                                 f"database of its own to read; allowed: a database key in "
                                 f"apps/{app_name}/app.toml, or no 'database'"))
+    named = (stack or {}).get("server_config")
+    if app.server_config and named not in (None, app.server_config):
+        problems.append(Problem("stack.server_config", f"{named!r}: app {app_name!r} needs "
+                                f"{app.server_config!r} (apps/{app_name}/app.toml); allowed: "
+                                f"{app.server_config!r}, or no server_config"))
     for metric in set(metrics.get("runtime", ())) & set(POOL_METRICS):
         if not app.datasources:
             problems.append(Problem("metrics.runtime", f"{metric!r}: app {app_name!r} declares "
@@ -1193,6 +1210,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         jdk=None if change.get("jdk") is None else str(change["jdk"]),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
+        runtime={arm: {address: dict(attributes) for address, attributes in table.items()}
+                 for arm, table in change.get("runtime", {}).items()},
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

@@ -301,8 +301,10 @@ def layout_text(result: dict) -> str:
         return text + (f" ({periods} periods)" if periods and switch != "runtime" else "")
     if layout == "shared" and switch == "reload":
         switches = len((result.get("design") or {}).get("switches") or [])
-        return (f"one cluster, the arms taking turns on its nodes, each turn a reload of every "
-                f"node and a warm-up ({switches} turns)")
+        where = ("one cluster, the arms taking turns on its nodes, each turn a reload of every "
+                 "node" if (result.get("provenance") or {}).get("cluster")
+                 else "one node, the arms taking turns on it, each turn a reload")
+        return f"{where} and a warm-up ({switches} turns)"
     if layout == "shared":
         return "one node, the setting switched in place before every trial"
     if layout == "per-level":

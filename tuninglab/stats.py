@@ -100,6 +100,9 @@ METRIC_RULES = {
     "db_rollbacks_per_tx": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     "deadlocks_per_min": MetricRule(higher_is_better=False, scale=DIFFERENCE),
     "aborts_per_ktx": MetricRule(higher_is_better=False, scale=DIFFERENCE),
+    # Messages (apps/messages): from the send's commit to the consumer's end, per message.
+    "message_latency_p50": MetricRule(higher_is_better=False, scale=RATIO),
+    "message_latency_p99": MetricRule(higher_is_better=False, scale=RATIO),
 }
 
 

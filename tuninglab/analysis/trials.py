@@ -12,6 +12,7 @@ Two kinds of trouble, kept apart because they mean different things:
 from __future__ import annotations
 
 from .. import interference
+from .. import load as load_driver
 from ..recipe import MEASURES_ERRORS, Recipe
 
 __all__ = ["UNITS", "trial_metrics", "trial_errors", "trial_disturbances"]
@@ -25,6 +26,7 @@ UNITS = {
     "db_statements_per_tx": "statements per tx", "db_updates_per_tx": "rows updated per tx",
     "db_wal_per_tx": "WAL bytes per tx", "db_rollbacks_per_tx": "rollbacks per tx",
     "deadlocks_per_min": "deadlocks a minute", "aborts_per_ktx": "aborts per 1,000 tx",
+    "message_latency_p50": "ms from send to consumed", "message_latency_p99": "ms from send to consumed",
 }
 
 
@@ -34,6 +36,10 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
     if load.get("dropped_iterations"):
         metrics["dropped_share"] = load["dropped_iterations"] / (
             load["dropped_iterations"] + load["requests"])
+    messages = load.get("messages")
+    if messages:  # from send to consumption, as the app's ledger timed each message
+        metrics["message_latency_p50"] = messages.get("e2e_p50_ms")
+        metrics["message_latency_p99"] = messages.get("e2e_p99_ms")
     metrics["cpu_per_tx"] = telemetry.get("cpu_per_tx_ms")
     metrics["db_cpu_per_tx"] = telemetry.get("db_cpu_per_tx_ms")
     metrics["gc_time"] = telemetry.get("gc_time_share")
@@ -64,6 +70,7 @@ def trial_errors(recipe: Recipe, load: dict) -> list[str]:
             f"{load['failed']:,} failed requests of {load['requests']:,} "
             f"({load['error_rate']:.2%}) > tolerance {recipe.tolerance.error_rate:.2%} "
             f"(reasons: {load['fail_reasons']})")
+    errors += load_driver.message_problems(load.get("messages"))
     dropped = load["dropped_iterations"]
     if dropped:
         share = dropped / (dropped + load["requests"])

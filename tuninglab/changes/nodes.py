@@ -24,7 +24,7 @@ from ..jboss_cli import Operation
 from ..plan import RUNTIME, Arm
 from ..recipe import Setup
 from ..together import together
-from . import model
+from . import model, runtime_read_back
 from .base import ChangeKind
 from .checks import ChangeNotEffective, Check, require, same
 from .container_limits import limits_checks
@@ -122,6 +122,7 @@ def verify(stack, node: str, kind: ChangeKind, arm: Arm, state: NodeState) -> li
         raise ChangeNotEffective(f"{node} ({arm.label}): {exc}\n--- the end of {node}'s log ---\n"
                                  f"{stack.nodes[node].tail_logs(30)}") from exc
     checks += kind.read_back(stack, node, arm)
+    checks += runtime_read_back.checks(m, kind.change.runtime, kind.applies(arm))
     checks += limits_checks(stack, node)
     return require(checks, f"{node} ({arm.label})")
 

@@ -25,7 +25,9 @@ import { Counter, Trend } from 'k6/metrics';
 
 const SUMMARY_MARKER = '--- tuninglab summary ---';
 
-export function contract(appName, transactions) {
+// An app whose window has more to report than its requests (apps/messages: the messages sent
+// and consumed) passes { summary: (data) => ({ key: value }) }: its keys join the summary.
+export function contract(appName, transactions, hooks = {}) {
   const fail = (message) => { throw new Error(`${appName} workload: ${message}`); };
   const env = (name, fallback) => {
     const value = __ENV[name];
@@ -164,6 +166,7 @@ export function contract(appName, transactions) {
     for (const reason of Object.keys(failReasons)) {
       out.fail_reasons[reason] = metric(`fail_${reason}`) ? metric(`fail_${reason}`).values.count : 0;
     }
+    if (hooks.summary) Object.assign(out, hooks.summary(data));
     const dropped = metric('dropped_iterations{scenario:measure}');
     if (dropped) out.dropped_iterations = dropped.values.count;
     const iterations = metric('iterations{scenario:measure}');
