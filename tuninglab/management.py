@@ -57,6 +57,44 @@ def apply_operation(management: "ManagementClient", op) -> Response:
     return management.execute(op.name, list(op.address), **params)
 
 
+def apply_operations(management: "ManagementClient", ops: list) -> bool:
+    """Apply parsed operations in order; returns whether any waits for a reload. An ``add``
+    and the ``add`` lines right after it that create its children are one composite, as a
+    jboss-cli batch would send them: some resources validate their children when they are
+    added (an XA data source refuses to exist without its xa-datasource-properties)."""
+    reload = False
+    for group in _with_children(ops):
+        try:
+            if len(group) == 1:
+                reload |= apply_operation(management, group[0]).needs_reload
+                continue
+            steps = [{"operation": "add", "address": [{k: v} for k, v in op.address],
+                      **op.params} for op in group]
+            response = management.execute("composite", [], steps=steps)
+        except ManagementError as error:  # named by its line (jboss_cli.Operation.where)
+            lines = ", ".join(op.where for op in group if op.where)
+            raise ManagementError(f"{lines}: {error}" if lines else str(error)) from None
+        reload |= response.needs_reload or any(
+            (step.get("response-headers") or {}).get("operation-requires-reload")
+            for step in (response.result or {}).values() if isinstance(step, dict))
+    return reload
+
+
+def _with_children(ops: list) -> list[list]:
+    """The operations in order, each ``add`` grouped with the ``add`` lines after it whose
+    addresses lie under its own."""
+    groups: list[list] = []
+    for op in ops:
+        parent = groups[-1][0] if groups else None
+        if (parent is not None and parent.name == op.name == "add"
+                and op.address[:len(parent.address)] == parent.address
+                and len(op.address) > len(parent.address)):
+            groups[-1].append(op)
+        else:
+            groups.append([op])
+    return groups
+
+
 def deploy_archive(management: "ManagementClient", name: str, path: str) -> Response:
     """Deploy, enabled, an archive that waits in the node's file system at ``path`` (an app
     held back from the scanner, the profiler of a profiled pass)."""

@@ -91,6 +91,9 @@ CLUSTER_KINDS = ("balancer-policy", "active-nodes")
 # The primary metric of a recipe whose expected outcome is failed requests: they are then what
 # it measures, not a reason to discard a trial (analysis/trials.py).
 MEASURES_ERRORS = "error_rate"
+# What a recipe's metrics.primary may name (recipe.schema.json's enum): the drain rate only
+# where the app's load fills a queue and reports it (apps/messages, mix drain).
+PRIMARY_METRICS = ("throughput", "cpu_per_tx", MEASURES_ERRORS, "drain_rate")
 MODEL_KEYS = {"closed": ("users", "think_time_ms"), "open": ("rate", "max_users")}
 MODEL_REQUIRED = {"closed": ("users",), "open": ("rate",)}
 

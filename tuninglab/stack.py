@@ -33,7 +33,7 @@ from testcontainers.core.network import Network
 from . import apps, cgroups, cleanup, images, interference, seeding, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
-from .management import ManagementClient, ManagementError, apply_operation, deploy_archive
+from .management import ManagementClient, ManagementError, apply_operations, deploy_archive
 from .together import together
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
@@ -639,12 +639,9 @@ class Stack:
             held = app.held_archives()
             if not held:
                 continue
-            management, step = self._management[name], f"apps/{app.name}/{app.server_setup}"
+            management, step = self._management[name], f"apps/{app.name}'s server set-up"
             try:
-                reload = False
-                for operation in app.setup_operations():
-                    step = operation.where
-                    reload |= apply_operation(management, operation).needs_reload
+                reload = apply_operations(management, app.setup_operations())
                 if reload:
                     management.reload()
                 for archive, path in held.items():

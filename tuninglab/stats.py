@@ -103,6 +103,10 @@ METRIC_RULES = {
     # Messages (apps/messages): from the send's commit to the consumer's end, per message.
     "message_latency_p50": MetricRule(higher_is_better=False, scale=RATIO),
     "message_latency_p99": MetricRule(higher_is_better=False, scale=RATIO),
+    # A drain (a queue filled first, then consumed): its rate, and how many messages the
+    # consumer worked on at once at the most (what maxSession and the MDB pool allow).
+    "drain_rate": MetricRule(higher_is_better=True, scale=RATIO),
+    "consumer_peak": MetricRule(higher_is_better=True, scale=DIFFERENCE),
 }
 
 

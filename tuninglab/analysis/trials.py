@@ -27,6 +27,7 @@ UNITS = {
     "db_wal_per_tx": "WAL bytes per tx", "db_rollbacks_per_tx": "rollbacks per tx",
     "deadlocks_per_min": "deadlocks a minute", "aborts_per_ktx": "aborts per 1,000 tx",
     "message_latency_p50": "ms from send to consumed", "message_latency_p99": "ms from send to consumed",
+    "drain_rate": "messages consumed a second", "consumer_peak": "messages in the consumer at once (peak)",
 }
 
 
@@ -40,6 +41,9 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
     if messages:  # from send to consumption, as the app's ledger timed each message
         metrics["message_latency_p50"] = messages.get("e2e_p50_ms")
         metrics["message_latency_p99"] = messages.get("e2e_p99_ms")
+        if messages.get("drain_rate") is not None:  # a drain: consumed a second, first to last
+            metrics["drain_rate"] = messages["drain_rate"]
+            metrics["consumer_peak"] = messages.get("peak_in_work")
     metrics["cpu_per_tx"] = telemetry.get("cpu_per_tx_ms")
     metrics["db_cpu_per_tx"] = telemetry.get("db_cpu_per_tx_ms")
     metrics["gc_time"] = telemetry.get("gc_time_share")

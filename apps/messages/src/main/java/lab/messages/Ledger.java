@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every message of the current epoch, by id: which were sent (their transaction committed),
  * which were consumed and how often, and how long each took from send to consumption. The
  * load driver opens an epoch before a window and reads the ledger after it, so that a message
- * lost or delivered twice is counted, not guessed. Ids are unique per JVM (one node sends and
+ * lost or delivered twice is counted, not guessed. Ids are unique per deployment (one node sends and
  * consumes its own messages: the embedded broker), and a message of an older epoch, still in
  * flight when a new one opens, is counted as stray and nothing else.
  */
@@ -40,6 +40,11 @@ public final class Ledger {
 
     public static long nextId() {
         return NEXT_ID.incrementAndGet();
+    }
+
+    /** ``count`` consecutive ids; returns the first. */
+    public static long nextIds(int count) {
+        return NEXT_ID.getAndAdd(count) + 1;
     }
 
     public static long epoch() {
