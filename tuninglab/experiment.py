@@ -36,12 +36,12 @@ from . import (apps, calibration, changes, database_stats, design, images, layou
                store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
-from .analysis.trials import still_compiling
+from .analysis.trials import UNITS, still_compiling
 from .changes import database_read_back
 from .changes import nodes as node_setup
 from .errors import DirtyTree
 from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
-from .recipe import Recipe, measured_hash, recipe_hash
+from .recipe import MEASURES_ERRORS, Recipe, measured_hash, recipe_hash
 from .stack import TIERED, NodeConfig, Stack, StackConfig
 from .swaps import switcher_for
 from .together import together
@@ -638,6 +638,9 @@ class _Run:
         reasons = "; ".join(errors + enforced)
         noted = "; ".join(d for d in disturbances if d not in enforced)  # recorded only
         noted = f" (noted, not re-run in this profile: {noted})" if noted else ""
+        primary = self.recipe.metrics.primary
+        if primary not in ("throughput", "cpu_per_tx", MEASURES_ERRORS):  # e.g. a drain's rate
+            noted += f"; {primary} {m.get(primary) or 0:,.1f} {UNITS.get(primary, '')}".rstrip()
         self.say(f"block {block.index + 1} {arm.label} on {node}: "
                  f"{status.upper() if status != 'valid' else 'served'}"
                  f"{': ' + reasons if reasons else ''}{noted}; {m['throughput']:,.1f} tx/s, "

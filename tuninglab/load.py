@@ -146,6 +146,9 @@ def message_problems(messages: dict | None) -> list[str]:
     if messages.get("duplicated"):
         problems.append(f"{messages['duplicated']:,} message(s) consumed more than once (of "
                         f"{messages['sent']:,} sent)")
+    if messages.get("unconfirmed"):  # a send the app never saw commit, delivered all the same
+        problems.append(f"{messages['unconfirmed']:,} message(s) consumed that no request "
+                        f"recorded as sent")
     return problems
 
 

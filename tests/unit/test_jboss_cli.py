@@ -1,7 +1,8 @@
-"""The jboss-cli subset that change files are written in."""
+"""The jboss-cli subset that change files are written in, and how a set-up file is sent."""
 import pytest
 
 from tuninglab.jboss_cli import CliSyntaxError, Operation, parse_text
+from tuninglab.management import Response, apply_operations
 
 
 def test_write_attribute_with_comments_and_continuation():
@@ -52,3 +53,28 @@ def test_bad_lines_name_the_file_the_line_and_what_is_allowed(line, message):
 def test_a_file_without_operations_is_an_error():
     with pytest.raises(CliSyntaxError, match="no operation found"):
         parse_text("# only a comment\n", "empty.cli")
+
+
+class _Recorder:
+    """A management client that records what it is sent and answers success."""
+
+    def __init__(self):
+        self.sent = []
+
+    def execute(self, operation, address=(), **params):
+        self.sent.append((operation, [tuple(a) for a in address] if operation != "composite"
+                          else [s["address"] for s in params["steps"]]))
+        return Response({}, {})
+
+
+def test_an_add_and_the_adds_of_its_children_go_as_one_composite():
+    ops = parse_text(
+        "/subsystem=datasources/xa-data-source=X:add(jndi-name=java:/X)\n"
+        "/subsystem=datasources/xa-data-source=X/xa-datasource-properties=ServerName:add(value=db)\n"
+        "/subsystem=datasources/xa-data-source=X/xa-datasource-properties=DatabaseName:add(value=m)\n"
+        "/subsystem=datasources/data-source=Y:add(jndi-name=java:/Y)\n"
+        "/subsystem=io/worker=default:write-attribute(name=task-max-threads,value=4)\n")
+    client = _Recorder()
+    assert apply_operations(client, ops) is False
+    assert [name for name, _ in client.sent] == ["composite", "add", "write-attribute"]
+    assert len(client.sent[0][1]) == 3  # the data source and its two properties

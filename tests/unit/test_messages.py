@@ -14,7 +14,8 @@ from tuninglab.analysis.trials import trial_metrics
 from tuninglab.changes import runtime_read_back
 from tuninglab.recipe import RecipeError, load_recipe
 
-LEDGER = {"sent": 1000, "consumed": 1000, "missing": 0, "duplicated": 0, "stray": 0,
+LEDGER = {"sent": 1000, "consumed": 1000, "missing": 0, "duplicated": 0, "unconfirmed": 0,
+          "stray": 0,
           "peak_in_work": 3, "consuming_s": 10.0, "e2e_p50_ms": 12.5, "e2e_p99_ms": 40.0,
           "drain_s": 0.2}
 CLEAN = {"requests": 1000, "failed": 0, "error_rate": 0.0, "dropped_iterations": 0,
@@ -32,8 +33,10 @@ def test_a_clean_ledger_is_no_error_and_its_latencies_are_metrics():
     assert metrics["message_latency_p50"] == 12.5 and metrics["message_latency_p99"] == 40.0
 
 
-@pytest.mark.parametrize("fault, words", [({"missing": 1, "consumed": 999}, "1 of 1,000 messages sent were never consumed"),
-                                          ({"duplicated": 2}, "2 message(s) consumed more than once")])
+@pytest.mark.parametrize("fault, words", [
+    ({"missing": 1, "consumed": 999}, "1 of 1,000 messages sent were never consumed"),
+    ({"duplicated": 2}, "2 message(s) consumed more than once"),
+    ({"unconfirmed": 1}, "1 message(s) consumed that no request recorded as sent")])
 def test_one_lost_or_duplicated_message_fails_the_window(fault, words):
     errors = trial_errors(_recipe(), {**CLEAN, "messages": {**LEDGER, **fault}})
     assert len(errors) == 1 and words in errors[0]

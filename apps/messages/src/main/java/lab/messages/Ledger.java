@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Ledger {
     private static final AtomicLong NEXT_ID = new AtomicLong();
     private static volatile Epoch current = new Epoch(0);
+    private static final AtomicInteger IN_SEND = new AtomicInteger();  // requests sending now
 
     private Ledger() {
     }
@@ -54,6 +55,16 @@ public final class Ledger {
     public static synchronized long openEpoch() {
         current = new Epoch(current.number + 1);
         return current.number;
+    }
+
+    /** A request starts sending: until it ends, a message it committed may be consumed
+     *  before it is recorded as sent, so the driver waits for none to be in flight. */
+    public static void beginSend() {
+        IN_SEND.incrementAndGet();
+    }
+
+    public static void endSend() {
+        IN_SEND.decrementAndGet();
     }
 
     /** A message whose sending transaction committed. */
@@ -102,7 +113,7 @@ public final class Ledger {
         for (var entry : e.consumed.entrySet()) {
             duplicated += entry.getValue().get() - 1;
             if (!e.sent.containsKey(entry.getKey())) {
-                unknown++;  // consumed, never recorded as sent: counted as a duplicate too
+                unknown++;  // consumed, never recorded as sent
             }
         }
         long missing = 0;
@@ -120,7 +131,8 @@ public final class Ledger {
         Arrays.sort(latencies);
         return "{\"epoch\":" + e.number + ",\"sent\":" + e.sent.size()
                 + ",\"consumed\":" + e.consumed.size() + ",\"missing\":" + missing
-                + ",\"duplicated\":" + (duplicated + unknown) + ",\"stray\":" + e.stray.get()
+                + ",\"duplicated\":" + duplicated + ",\"unconfirmed\":" + unknown
+                + ",\"stray\":" + e.stray.get() + ",\"in_send\":" + IN_SEND.get()
                 + ",\"in_work\":" + e.inWork.get() + ",\"peak_in_work\":" + e.peakInWork.get()
                 + ",\"consuming_s\":" + span
                 + ",\"e2e_p50_ms\":" + percentile(latencies, 0.50)

@@ -50,11 +50,16 @@ public class MessageServlet extends HttpServlet {
                 case "/send" -> {
                     long epoch = Ledger.epoch();
                     long id = Ledger.nextId();
-                    if (Producer.ROW && !Producer.ONE_TRANSACTION) {
-                        producer.record(epoch, id);  // its own transaction, committed here
+                    Ledger.beginSend();
+                    try {
+                        if (Producer.ROW && !Producer.ONE_TRANSACTION) {
+                            producer.record(epoch, id);  // its own transaction, committed here
+                        }
+                        producer.send(epoch, id);  // committed when the bean's method returns
+                        Ledger.sent(epoch, id);
+                    } finally {
+                        Ledger.endSend();
                     }
-                    producer.send(epoch, id);  // committed when the bean's method returns
-                    Ledger.sent(epoch, id);
                     response.getWriter().write("{\"id\":" + id + "}");
                 }
                 case "/epoch" -> response.getWriter().write("{\"epoch\":" + Ledger.openEpoch() + "}");
