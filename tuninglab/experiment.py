@@ -638,14 +638,14 @@ class _Run:
         reasons = "; ".join(errors + enforced)
         noted = "; ".join(d for d in disturbances if d not in enforced)  # recorded only
         noted = f" (noted, not re-run in this profile: {noted})" if noted else ""
-        primary = self.recipe.metrics.primary
+        primary, own = self.recipe.metrics.primary, ""
         if primary not in ("throughput", "cpu_per_tx", MEASURES_ERRORS):  # e.g. a drain's rate
-            noted += f"; {primary} {m.get(primary) or 0:,.1f} {UNITS.get(primary, '')}".rstrip()
+            own = f", {primary} {m.get(primary) or 0:,.1f} {UNITS.get(primary, '')}".rstrip()
         self.say(f"block {block.index + 1} {arm.label} on {node}: "
                  f"{status.upper() if status != 'valid' else 'served'}"
                  f"{': ' + reasons if reasons else ''}{noted}; {m['throughput']:,.1f} tx/s, "
-                 f"{m['cpu_per_tx'] or 0:.3f} ms CPU/tx, p99 {m['latency_p99'] or 0:.1f} ms; "
-                 f"remaining ~{self.clock.remaining()}")
+                 f"{m['cpu_per_tx'] or 0:.3f} ms CPU/tx, p99 {m['latency_p99'] or 0:.1f} ms"
+                 f"{own}; remaining ~{self.clock.remaining()}")
         return trial
 
     def running_estimate(self) -> None:

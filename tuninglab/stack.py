@@ -344,11 +344,9 @@ class Stack:
                 container.stop(timeout=LEAVE_TIMEOUT_S)
             container.remove(force=True, v=True)
         together(unused, remove)
-        for name, cid in parked_ids.items():
-            if name not in fitting:
-                continue
+        for name in fitting:
             node = WildFlyNode(self.initial_nodes[name].image)
-            node._container = self.client.containers.get(cid)
+            node._container = self.client.containers.get(parked_ids[name])
             self.nodes[name] = node
             self.node_configs[name] = self.initial_nodes[name]
             self._management[name] = ManagementClient(node.management_url())
