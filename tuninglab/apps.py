@@ -126,6 +126,10 @@ class App:
     # take levels of one (load_levels); the driver hands each to the script by its name in
     # capitals (k6: an environment variable).
     parameters: dict[str, dict] = field(default_factory=dict)
+    # The system properties it reads (``tl.<section>.<key>``) that take a number, declared as
+    # parameters are ([properties."tl.<section>.<key>"]): a recipe that sets one outside its
+    # bounds is refused before anything starts (preflight, changes/model.py).
+    properties: dict[str, dict] = field(default_factory=dict)
 
     def parameter_defaults(self) -> dict[str, int | float]:
         return {name: fragment["default"] for name, fragment in self.parameters.items()}
@@ -438,26 +442,33 @@ def _mixes_problems(mixes, what: str) -> list[str]:
 
 
 # What any app may declare about itself, beside where it comes from (see the module's text):
-# datasources, database, config_endpoint, models, driver and parameters.
+# datasources, database, config_endpoint, models, driver, parameters and properties.
 
 
 PARAMETER_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+# A tl.* property the lab reads back through the app is tl.<section>.<key> (changes/model.py)
+PROPERTY_NAME = re.compile(r"tl\.[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+")
 PARAMETER_TYPES = {"integer": int, "number": (int, float)}
 PARAMETER_KEYS = ("type", "minimum", "maximum", "default", "description", "smoke")
 
 
-def _parameter_problems(parameters) -> list[str]:
-    """A [parameters] table: each entry a number's schema fragment with a default inside its
-    bounds and a description (what a recipe's reader and its error messages show)."""
+def _parameter_problems(parameters, table: str = "parameters") -> list[str]:
+    """A [parameters] (or [properties]) table: each entry a number's schema fragment with a
+    default inside its bounds and a description (what a recipe's reader and its error messages
+    show)."""
     if not isinstance(parameters, dict):
-        return ["parameters: tables [parameters.<name>] of type, minimum, maximum, default, "
+        return [f"{table}: tables [{table}.<name>] of type, minimum, maximum, default, "
                 "description"]
     problems = []
     for name, fragment in parameters.items():
-        where = f"parameters.{name}"
-        if not PARAMETER_NAME.fullmatch(name):
+        where = f"{table}.{name}"
+        if table == "parameters" and not PARAMETER_NAME.fullmatch(name):
             problems.append(f"{where}: not a name; allowed: lower-case letters, digits and _, "
                             f"starting with a letter")
+            continue
+        if table == "properties" and not PROPERTY_NAME.fullmatch(name):
+            problems.append(f"{where}: not a property the lab reads back; allowed: "
+                            f"tl.<section>.<key>")
             continue
         if not isinstance(fragment, dict):
             problems.append(f"{where}: a table of {', '.join(PARAMETER_KEYS)}")
@@ -489,6 +500,7 @@ def _parameter_problems(parameters) -> list[str]:
 
 def _described_problems(data: dict) -> list[str]:
     problems = _parameter_problems(data.get("parameters", {}))
+    problems += _parameter_problems(data.get("properties", {}), "properties")
     sources = data.get("datasources", {})
     if not isinstance(sources, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and v for k, v in sources.items()):
@@ -511,7 +523,9 @@ def _described(data: dict) -> dict:
             "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6"),
             "server_setup": data.get("server_setup", ""), "seed": tuple(data.get("seed", ())),
             "parameters": {name: dict(fragment)
-                           for name, fragment in data.get("parameters", {}).items()}}
+                           for name, fragment in data.get("parameters", {}).items()},
+            "properties": {name: dict(fragment)
+                           for name, fragment in data.get("properties", {}).items()}}
 
 
 def _brought_problems(name: str, folder: Path, data: dict) -> list[str]:

@@ -8,9 +8,11 @@ their /proc can be read without a ``docker exec`` (jvm_threads.py).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from urllib.parse import urlparse
 
-__all__ = ["ContainerMeter", "meter_for"]
+__all__ = ["ContainerMeter", "engine_is_local", "meter_for", "v2_folder"]
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
@@ -79,6 +81,14 @@ class CgroupV2Meter(ContainerMeter):
                 "memory_peak_bytes": _int(self.folder / "memory.peak")}
 
 
+def engine_is_local() -> bool:
+    """The engine runs on this machine (its cgroups and /proc/stat are ours to read)."""
+    host = os.environ.get("DOCKER_HOST", "")
+    if not host or host.startswith("unix://"):
+        return True
+    return urlparse(host).hostname in ("localhost", "127.0.0.1", "::1")
+
+
 def meter_for(container, local: bool) -> ContainerMeter:
     """The cheapest meter that works for this container (``local``: the engine runs on this
     machine, so its cgroup files are ours to read)."""
@@ -87,10 +97,19 @@ def meter_for(container, local: bool) -> ContainerMeter:
         v1 = CGROUP_ROOT / "cpuacct" / "docker" / cid
         if (v1 / "cpuacct.usage").is_file():
             return CgroupV1Meter(container, v1, CGROUP_ROOT / "memory" / "docker" / cid)
-        for v2 in (CGROUP_ROOT / "system.slice" / f"docker-{cid}.scope", CGROUP_ROOT / "docker" / cid):
-            if (v2 / "cpu.stat").is_file():
-                return CgroupV2Meter(container, v2)
+        v2 = v2_folder(cid)
+        if v2 is not None:
+            return CgroupV2Meter(container, v2)
     return ContainerMeter(container)
+
+
+def v2_folder(container_id: str) -> Path | None:
+    """A container's cgroup v2 folder (systemd's or cgroupfs's layout), None if neither."""
+    for folder in (CGROUP_ROOT / "system.slice" / f"docker-{container_id}.scope",
+                   CGROUP_ROOT / "docker" / container_id):
+        if (folder / "cpu.stat").is_file():
+            return folder
+    return None
 
 
 def _int(path: Path) -> int:

@@ -13,6 +13,10 @@ BALANCER = "tuninglab/haproxy:trixie"  # only a cluster starts one (cluster.py)
 # stack-images.sh), so that the two differ in the JDK alone.
 JDK = "21"
 JDK_IMAGES = {JDK: WILDFLY, "25": "tuninglab/wildfly-next-jdk:39.0.1"}
+# Server images that differ from WILDFLY in one thing they add (change kind "node-image"), by
+# the name a recipe gives, with the folder each is built from (scripts/lib/stack-images.sh):
+# only the recipes that use one change when its folder does (staleness.role_inputs).
+NODE_IMAGES = {"libaio": ("tuninglab/wildfly-libaio:39.0.1", "images/wildfly-libaio")}
 
 ALL = {"db": DB, "app": WILDFLY, "loadgen": LOADGEN}
 

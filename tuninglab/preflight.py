@@ -30,10 +30,10 @@ import re
 import shlex
 from pathlib import Path
 
-from . import changes, layout, server_modules
+from . import apps, changes, layout, server_modules
 from .interference import cpuset_cpus
 from .plan import DATABASE, RELOAD, RUNTIME, compile_plan
-from .changes.model import app_property_problem
+from .changes.model import app_property_problem, declared_property_problem, destination_problem
 from .recipe import Recipe, RecipeError
 from .safety import jvm_options as jvm_option_rules
 from .safety import postgresql as pg_rules
@@ -105,8 +105,10 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
             options_by_arm[arm_id] = shlex.split(node["jvm_options"])
     found += _stack_problems(recipe, where, cpus)
     operations, settings = _server_operations(recipe, kind, plan), _pg_settings(recipe, kind, plan)
+    app = apps.load(recipe.workload.app, recipe.repo_root)
     found += [f"{where}: {key}: {problem}" for key, op in operations
-              if (problem := server_rules.protected_problem(op) or app_property_problem(op))]
+              if (problem := server_rules.protected_problem(op) or app_property_problem(op)
+                  or declared_property_problem(op, app) or destination_problem(op, app))]
     found += [f"{where}: {key}: PostgreSQL parameter '{name}' is refused: {why}; allowed: "
               f"parameters that tune the database (see the reference's security page)"
               for (name, _), key in settings.items()

@@ -80,6 +80,7 @@ CHANGE_KEYS = {
     "deployment": ("deployment",),
     "database-split": ("deployment", "db_cpus"),
     "jdk": ("jdk",),
+    "node-image": ("node_image",),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (),
@@ -164,6 +165,7 @@ class ContainerLimits:
     app_cpus: float | None
     app_memory: str | None
     app_cpuset: str | None
+    app_disk_write_iops: int | str | None = None  # a number, or the sweep's placeholder
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,7 @@ class Change:
     deployment: str | None = None  # kind deployment: the app's deployment the variant drives
     db_cpus: float | None = None  # kind database-split: each database's quota in the variant
     jdk: str | None = None  # kind jdk: the variant's JDK (a major version the images offer)
+    node_image: str | None = None  # kind node-image: the variant's image (images.NODE_IMAGES)
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
@@ -794,6 +797,10 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _ladder_problems(change["rungs"], data)
     if kind == "jdk" and "jdk" in change:
         problems += _jdk_problems(str(change["jdk"]))
+    if kind == "node-image" and change.get("node_image") not in (None, *images.NODE_IMAGES):
+        problems.append(Problem("change.node_image", f"{change['node_image']!r}; allowed: "
+                                f"{', '.join(images.NODE_IMAGES)} (images set-up builds on the "
+                                f"common server image)"))
     if kind in DEPLOYMENT_KINDS and "deployment" in change:
         problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
     if "deployment" in data.get("workload", {}):
@@ -1027,6 +1034,8 @@ def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
 # Runtime metrics that read the app's own data source (telemetry.RUNTIME_SOURCES): its app must
 # say which data source is its own ([datasources] in its app.toml).
 POOL_METRICS = ("datasource-pool", "statement-cache")
+# Runtime metrics read from the embedded broker: only the full configurations have one.
+BROKER_METRICS = ("broker", "client-threads")
 
 
 def _workload_problems(workload: dict, folder: Path, metrics: dict,
@@ -1061,6 +1070,18 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict,
         problems.append(Problem("stack.server_config", f"{named!r}: app {app_name!r} needs "
                                 f"{app.server_config!r} (apps/{app_name}/app.toml); allowed: "
                                 f"{app.server_config!r}, or no server_config"))
+    fill = workload.get("fill", app.parameter_defaults().get("fill", 0))
+    if metrics.get("primary") == "drain_rate" and not (isinstance(fill, int) and fill > 0):
+        problems.append(Problem("metrics.primary", f"'drain_rate': the load fills no queue "
+                                f"before the window (workload.fill = {fill!r}); allowed: a fill "
+                                f"of at least 1 (app messages, mix drain), or another primary"))
+    config = named or app.server_config or "standalone.xml"
+    for metric in sorted(set(metrics.get("runtime", ())) & set(BROKER_METRICS)):
+        if not config.startswith("standalone-full"):
+            problems.append(Problem("metrics.runtime", f"{metric!r}: the nodes run {config}, "
+                                    f"which has no broker; allowed: an app whose app.toml "
+                                    f"names standalone-full.xml (apps/messages), or no "
+                                    f"{metric!r}"))
     for metric in set(metrics.get("runtime", ())) & set(POOL_METRICS):
         if not app.datasources:
             problems.append(Problem("metrics.runtime", f"{metric!r}: app {app_name!r} declares "
@@ -1211,6 +1232,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         deployment=change.get("deployment"),
         db_cpus=_cpus(change.get("db_cpus")),
         jdk=None if change.get("jdk") is None else str(change["jdk"]),
+        node_image=change.get("node_image"),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
         runtime={arm: {address: dict(attributes) for address, attributes in table.items()}
@@ -1222,6 +1244,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
             app_cpus=_cpus(limits.get("app_cpus")),
             app_memory=limits.get("app_memory"),
             app_cpuset=limits.get("app_cpuset"),
+            app_disk_write_iops=limits.get("app_disk_write_iops"),
         ),
     )
 

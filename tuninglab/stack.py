@@ -25,12 +25,11 @@ import time
 from pathlib import Path
 from dataclasses import dataclass, replace
 from typing import Callable
-from urllib.parse import urlparse
 
 import docker
 from testcontainers.core.network import Network
 
-from . import apps, cgroups, cleanup, images, interference, seeding, stackpool
+from . import apps, cgroups, cleanup, disk_limits, images, interference, seeding, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
 from .management import ManagementClient, ManagementError, apply_operations, deploy_archive
@@ -74,6 +73,9 @@ class NodeConfig:
     # kept "db" would reach another container under it (the quick profile, 27 November 2026):
     # the nodes of a reusing stack resolve every name afresh (0).
     dns_ttl_s: int | None = None
+    # Write operations a second the node may send to the disk behind its files (None: no
+    # limit; disk_limits.py): a slow volume for the broker's journal and the transaction log.
+    disk_write_iops: int | None = None
 
     def with_changes(self, **changes) -> "NodeConfig":
         return replace(self, **changes)
@@ -166,8 +168,10 @@ class Stack:
         self.image_ids: dict[str, str] = {}
         self.db_image = images.DB  # or the app under test's seed baked in (seeding.py)
         self.started_in_s: float | None = None
-        self.local_engine = _engine_is_local()
+        self.local_engine = cgroups.engine_is_local()
         self._engine_cpus: int | None = None
+        self._data_disk: str | None = None
+        self._disk_limited: set[str] = set()  # nodes whose disk writes this stack has limited
 
     # -- life cycle ---------------------------------------------------------------------------
     def __enter__(self) -> "Stack":
@@ -508,8 +512,12 @@ class Stack:
     def restore(self, name: str) -> None:
         """Put a node back under its own limits."""
         config = self.node_configs[name]
-        self.nodes[name].get_wrapped_container().update(
+        container = self.nodes[name].get_wrapped_container()
+        container.update(
             cpuset_cpus=config.cpuset, cpu_period=CPU_PERIOD_US, cpu_quota=_cfs_quota(config.cpus))
+        if config.disk_write_iops is not None or name in self._disk_limited:
+            disk_limits.set_write_iops(container.id, self.data_disk(), config.disk_write_iops)
+            self._disk_limited.add(name)  # read back (limits_of) from now on, limited or not
 
     def set_limits(self, name: str, config: NodeConfig) -> None:
         """New CPU and memory limits for a running node (its JVM options stay as started)."""
@@ -531,7 +539,26 @@ class Stack:
         quota, period = host.get("CpuQuota") or 0, host.get("CpuPeriod") or 0
         cpus = host.get("NanoCpus") / 1e9 if host.get("NanoCpus") else (
             quota / period if quota > 0 and period else None)
-        return {"cpuset": host.get("CpusetCpus", ""), "cpus": cpus, "memory": host.get("Memory")}
+        # only a node this stack has limited can have a limit: nodes are never parked once
+        # re-limited (_altered), and a node started limited was limited by restore()
+        disk = (disk_limits.write_iops(container.id, self.data_disk())
+                if name in self._disk_limited else None)
+        return {"cpuset": host.get("CpusetCpus", ""), "cpus": cpus, "memory": host.get("Memory"),
+                "disk_write_iops": disk}
+
+    def data_disk(self) -> str:
+        """``major:minor`` of the disk behind the engine's containers (disk_limits.py)."""
+        if not self.local_engine:
+            raise RuntimeError("a limit on a node's disk writes is set in its cgroup, which only a "
+                               "local engine has (DOCKER_HOST names another machine)")
+        if self._data_disk is None:
+            root = self.client.info().get("DockerRootDir", "")
+            try:
+                self._data_disk = disk_limits.data_disk(root)
+            except OSError as exc:
+                raise RuntimeError(f"the disk behind the engine's data ({root!r}) cannot be "
+                                   f"found to limit a node's writes: {exc}") from exc
+        return self._data_disk
 
     def address_of(self, name: str) -> str:
         """A container's IP address on the stack's network (what a server sees it as)."""
@@ -659,10 +686,3 @@ def _nodes_text(names) -> str:
     names = list(names)
     return f"{len(names)} node{'' if len(names) == 1 else 's'} ({', '.join(names)})"
 
-
-def _engine_is_local() -> bool:
-    """The engine runs on this machine (its cgroups and /proc/stat are ours to read)."""
-    host = os.environ.get("DOCKER_HOST", "")
-    if not host or host.startswith("unix://"):
-        return True
-    return urlparse(host).hostname in ("localhost", "127.0.0.1", "::1")

@@ -95,10 +95,12 @@ def common_key(stack_config, image_ids: dict, extra: dict | None = None) -> str:
 
 
 def node_key(config) -> str:
-    """What a node must be to serve as another: its configuration but for its CPU quota (the
-    claimant puts each node under its own limits before it measures, and checks them), and
-    the JVM's command line, which holds what the quota made of its processor count."""
-    return _hash({**asdict(config), "cpus": None, "jvm": config.jvm_command_line()})
+    """What a node must be to serve as another: its configuration but for its CPU quota and
+    disk write limit (the claimant puts each node under its own limits before it measures, and
+    checks them), and the JVM's command line, which holds what the quota made of its processor
+    count."""
+    return _hash({**asdict(config), "cpus": None, "disk_write_iops": None,
+                  "jvm": config.jvm_command_line()})
 
 
 def node_keys(node_configs: dict) -> dict[str, str]:

@@ -18,7 +18,7 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from . import apps, layout, server_modules
+from . import apps, images, layout, server_modules
 from .recipe import Recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
@@ -49,6 +49,9 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
         roles["balancer"] = ("images/balancer",)
     if recipe.change.kind == "jdk":  # the common image with another JDK added
         roles[f"jdk {recipe.change.jdk}"] = ("images/wildfly-next-jdk",)
+    if recipe.change.node_image is not None:  # the common image with one thing added
+        roles[f"node-image {recipe.change.node_image}"] = (
+            images.NODE_IMAGES[recipe.change.node_image][1],)
     app = apps.load(recipe.workload.app, recipe.repo_root)
     if not app.built_in:  # the images' own app is an input of every stack
         roles[f"app {app.name}"] = app.inputs

@@ -107,6 +107,8 @@ METRIC_RULES = {
     # consumer worked on at once at the most (what maxSession and the MDB pool allow).
     "drain_rate": MetricRule(higher_is_better=True, scale=RATIO),
     "consumer_peak": MetricRule(higher_is_better=True, scale=DIFFERENCE),
+    # Write operations the node sent to its disk, per transaction (metrics.runtime "disk").
+    "disk_writes_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from . import apps, database_stats, interference
+from . import apps, database_stats, disk_limits, interference
 from .compiler_cpu import busiest, compiler_figures, compiler_reading
 from .jvm_threads import read_threads
 from .management import ManagementError
@@ -45,6 +45,48 @@ def _task_threads(stack, node, threads) -> dict:
     return {"alive": sum(t.name.startswith(TASK_THREAD) for t in threads)}
 
 
+def _disk_writes(stack, node, threads) -> dict:
+    """Write operations the node's container has sent to the disk behind its files, from its
+    cgroup (disk_limits.py): cumulative, so a window is a difference."""
+    if not stack.local_engine:
+        return {"error": "a remote engine's cgroups are not ours to read"}
+    done = disk_limits.writes_done(stack.nodes[node].get_wrapped_container().id, stack.data_disk())
+    return {"error": "no blkio or io cgroup found"} if done is None else {"writes": done}
+
+
+BROKER_QUEUES = [("subsystem", "messaging-activemq"), ("server", "default"), ("jms-queue", "*")]
+
+
+def _broker_queues(stack, node, threads) -> dict:
+    """Every JMS queue's own counters as the broker reports them (messages added, in the queue,
+    being delivered, consumers): the broker's side of what the app's ledger counts."""
+    try:
+        found = stack.management_of(node).read_resource(BROKER_QUEUES, runtime=True) or []
+    except ManagementError as exc:
+        return {"error": str(exc)}
+    queues = {}
+    for entry in found:  # a wildcard read answers each match with its address
+        name = dict(tuple(step.items())[0] for step in entry["address"])["jms-queue"]
+        queues[name] = {key: value for key, value in (entry.get("result") or {}).items()
+                        if isinstance(value, int) and not isinstance(value, bool)}
+    return queues
+
+
+MESSAGING = [("subsystem", "messaging-activemq")]
+CLIENT_THREADS = "global-client-thread-pool-"  # the broker's client threads, which run MDBs
+
+
+def _client_threads(stack, node, threads) -> dict:
+    """The pool of the broker's client threads as the server reports it (its bound, the
+    threads alive, the most there ever were, the busy ones): the threads that deliver
+    messages to message-driven beans."""
+    found = _runtime(stack.management_of(node), MESSAGING)
+    if "error" in found:
+        return found
+    return {key[len(CLIENT_THREADS):]: value for key, value in found.items()
+            if key.startswith(CLIENT_THREADS)}
+
+
 # What a recipe may name in metrics.runtime: {name: reader(stack, node, threads) -> dict},
 # ``threads`` the node's JVM threads as read once for the whole snapshot (jvm_threads.py).
 RUNTIME_SOURCES = {
@@ -53,6 +95,9 @@ RUNTIME_SOURCES = {
     "statement-cache": _app_datasource("jdbc"),
     "jvm-memory": _management_source(MEMORY),
     "task-threads": _task_threads,
+    "disk": _disk_writes,
+    "broker": _broker_queues,
+    "client-threads": _client_threads,
 }
 TASK_THREAD = "default task-"  # the default worker's task threads, as the kernel names them
 
@@ -177,6 +222,10 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
               for n in members if "statement-cache" in after["members"][n]]
     if caches:
         out["statement_cache"] = _statement_cache_window(caches, transactions)
+    disks = [(before["members"][n].get("disk", {}), after["members"][n]["disk"])
+             for n in members if "disk" in after["members"][n]]
+    if disks:
+        out["disk"] = _disk_window(disks, transactions, load_s)
     if "database" in after:  # arms side by side share the database: its figures are theirs
         out["database"] = (database_stats.window(before["database"], after["database"],
                                                  transactions, load_s) if shared_by == 1
@@ -194,6 +243,15 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     return out
 
 
+def _disk_window(pairs: list[tuple[dict, dict]], transactions: int, load_s: float) -> dict:
+    """The target's writes to its disk in the window: in all, a second and per transaction."""
+    if any("writes" not in p for pair in pairs for p in pair):
+        return {"error": next(p["error"] for pair in pairs for p in pair if "error" in p)}
+    writes = sum(after["writes"] - before["writes"] for before, after in pairs)
+    return {"writes": writes, "writes_per_s": writes / load_s if load_s > 0 else None,
+            "writes_per_tx": writes / transactions if transactions else None}
+
+
 def _gauges(before: dict, after: dict) -> dict:
     """A node's gauges in the window: the io worker and the heap as at its end; the live task
     threads at both edges (after a pause without load, the start says how many the worker
@@ -203,6 +261,14 @@ def _gauges(before: dict, after: dict) -> dict:
     if "task-threads" in after:
         out["task_threads"] = {"at_start": before.get("task-threads", {}).get("alive"),
                                "at_end": after["task-threads"].get("alive")}
+    if "client-threads" in after:  # the pool's figures at both edges
+        out["client_threads"] = {"at_start": before.get("client-threads"),
+                                 "at_end": after["client-threads"]}
+    if "broker" in after:  # each queue's counters at both edges (the broker's own figures)
+        out["broker"] = after["broker"] if "error" in after["broker"] else {
+            queue: {key: {"at_start": before.get("broker", {}).get(queue, {}).get(key),
+                          "at_end": value} for key, value in counters.items()}
+            for queue, counters in after["broker"].items()}
     return out
 
 

@@ -49,18 +49,28 @@ stage_balancer() {
   stage_image_dir balancer "$1"
 }
 
-# The common server image with the next long-term JDK beside 21 (change kind "jdk"). Built on
-# top of the wildfly image, whose id goes into the build arguments (and so into the context
-# hash): a rebuilt wildfly image rebuilds this one.
-stage_wildfly_next_jdk() {
-  local id
+# An image one layer on top of the common server image (images/NAME/Dockerfile). The wildfly
+# image's id goes into the build arguments (and so into the context hash): a rebuilt wildfly
+# image rebuilds this one.
+stage_on_wildfly() {
+  local name="$1" ctx="$2" id
   id="$(docker image inspect -f '{{.Id}}' "$IMAGE_WILDFLY" 2>/dev/null || true)"
   if [[ -z "$id" ]]; then
     if checking; then STAGE_MISSING="$IMAGE_WILDFLY"; return 0; fi
-    die "$IMAGE_WILDFLY is missing (the next-JDK image is built on it)" "run bash scripts/setup.sh"
+    die "$IMAGE_WILDFLY is missing (the $name image is built on it)" "run bash scripts/setup.sh"
   fi
-  stage_image_dir wildfly-next-jdk "$1"
+  stage_image_dir "$name" "$ctx"
   STAGE_BUILD_ARGS+=("WILDFLY_IMAGE=$IMAGE_WILDFLY" "WILDFLY_IMAGE_ID=$id")
+}
+
+# The common server image with the next long-term JDK beside 21 (change kind "jdk").
+stage_wildfly_next_jdk() {
+  stage_on_wildfly wildfly-next-jdk "$1"
+}
+
+# The common server image with libaio, for Artemis's native journal (change kind "node-image").
+stage_wildfly_libaio() {
+  stage_on_wildfly wildfly-libaio "$1"
 }
 
 image_register db "$IMAGE_DB" stage_db
@@ -73,3 +83,5 @@ image_register balancer tuninglab/haproxy:trixie stage_balancer
 # Its name lives here too, and in tuninglab/images.py (JDK_IMAGES): only the recipes that use it
 # change when it does.
 image_register wildfly-next-jdk tuninglab/wildfly-next-jdk:39.0.1 stage_wildfly_next_jdk
+# The same for the images of change kind "node-image" (tuninglab/images.py, NODE_IMAGES).
+image_register wildfly-libaio tuninglab/wildfly-libaio:39.0.1 stage_wildfly_libaio

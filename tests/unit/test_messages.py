@@ -93,3 +93,35 @@ def test_the_app_needs_its_server_configuration_and_a_recipe_naming_another_is_r
         '[workload]', '[stack]\nserver_config = "standalone.xml"\n\n[workload]'))
     with pytest.raises(RecipeError, match=r"stack.server_config.*needs 'standalone-full.xml'"):
         load_recipe(folder)
+
+
+def test_the_brokers_queue_counters_are_read_at_both_edges_of_a_window():
+    from types import SimpleNamespace
+
+    from tuninglab import telemetry
+
+    def answer(added, count):
+        return [{"address": [{"subsystem": "messaging-activemq"}, {"server": "default"},
+                             {"jms-queue": "tlWork"}], "outcome": "success",
+                 "result": {"messages-added": added, "message-count": count, "paused": False,
+                            "entries": ["java:/jms/queue/tlWork"], "consumer-count": 15}}]
+    readings = iter([answer(100, 0), answer(1100, 3)])
+    management = SimpleNamespace(read_resource=lambda address, runtime: next(readings))
+    stack = SimpleNamespace(management_of=lambda node: management)
+    before = {"broker": telemetry._broker_queues(stack, "app", None)}
+    after = {"broker": telemetry._broker_queues(stack, "app", None)}
+    assert before["broker"] == {"tlWork": {"messages-added": 100, "message-count": 0,
+                                           "consumer-count": 15}}  # numbers only
+    assert telemetry._gauges(before, after)["broker"]["tlWork"]["messages-added"] == {
+        "at_start": 100, "at_end": 1100}
+
+
+def test_broker_counters_need_a_configuration_with_the_broker(tmp_path):
+    source = layout.REPO_ROOT / "recipes" / "guide" / "datasource-max-pool-size"
+    folder = tmp_path / "ws" / "recipes" / "guide" / source.name
+    shutil.copytree(source, folder)
+    text = (folder / "recipe.toml").read_text()
+    (folder / "recipe.toml").write_text(text.replace('runtime = ["datasource-pool"]',
+                                                     'runtime = ["datasource-pool", "broker"]'))
+    with pytest.raises(RecipeError, match=r"'broker': the nodes run standalone.xml, which has no"):
+        load_recipe(folder)

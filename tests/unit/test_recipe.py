@@ -163,7 +163,7 @@ def test_every_recipe_in_the_repository_is_valid():
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
          "app-properties, container-limits, workload, ladder, balancer-policy, active-nodes, "
-         "deployment, database-split, jdk, none"),
+         "deployment, database-split, jdk, node-image, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, requests_per_connection, deployment, idle_before_s, app, lines, note_chars, "
@@ -442,7 +442,7 @@ def test_schema_enums_match_the_library():
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
                      "container-limits", "workload", "ladder", "balancer-policy", "active-nodes",
-                     "deployment", "database-split", "jdk", "none"]
+                     "deployment", "database-split", "jdk", "node-image", "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles", "own"]  # own: a workspace's

@@ -28,6 +28,7 @@ UNITS = {
     "deadlocks_per_min": "deadlocks a minute", "aborts_per_ktx": "aborts per 1,000 tx",
     "message_latency_p50": "ms from send to consumed", "message_latency_p99": "ms from send to consumed",
     "drain_rate": "messages consumed a second", "consumer_peak": "messages in the consumer at once (peak)",
+    "disk_writes_per_tx": "disk write operations per tx",
 }
 
 
@@ -56,6 +57,9 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
                         "db_rollbacks_per_tx": per_tx.get("rollbacks"),
                         "deadlocks_per_min": database.get("deadlocks_per_min"),
                         "aborts_per_ktx": database.get("aborts_per_ktx")})
+    disk = telemetry.get("disk") or {}
+    if "writes_per_tx" in disk:  # what the node wrote to its disk (metrics.runtime "disk")
+        metrics["disk_writes_per_tx"] = disk["writes_per_tx"]
     pool = telemetry.get("datasource_pool")
     if pool:
         metrics["pool_wait_ms"] = pool.get("blocking_ms_per_tx")

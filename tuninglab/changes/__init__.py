@@ -17,6 +17,7 @@ from .deployment import DeploymentChange
 from .jboss_cli import JbossCliChange
 from .jdk import JdkChange
 from .jvm_options import JvmOptionsChange
+from .node_image import NodeImageChange
 from .ladder import LadderChange
 from .none import NoChange
 from .postgresql_conf import PostgresConfChange, parse_pg_fragment
@@ -28,7 +29,7 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, LadderChange, BalancerPolicyChange,
-    ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange)}
+    ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

@@ -1,15 +1,18 @@
-"""Other CPU or memory limits for the application server's container.
+"""Other CPU, memory or disk write limits for the application server's container.
 
-Docker changes a running container's limits (``docker update``), so the switch is at runtime.
+Docker changes a running container's CPU and memory limits (``docker update``), and the disk
+write limit is written into its cgroup (disk_limits.py), so the switch is at runtime.
 The JVM keeps the processor count it started with (``-XX:ActiveProcessorCount``, from the
 stack's quota), so a quota sweep changes the CPU time the server gets, not how it sizes its
 pools. The limits are read back for every node before every trial by the engine itself (a node
 warms without them and must be put back), see ``limits_checks``."""
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING
 
+from .. import cgroups
 from ..plan import RUNTIME, Arm
 from .base import ChangeKind, value_text
 from .checks import Check
@@ -26,7 +29,8 @@ class ContainerLimitsChange(ChangeKind):
     def limits(self, arm: Arm) -> dict:
         """The arm's limits: the change's (with its sweep value) or the stack's."""
         stack = self.recipe.stack
-        own = {"cpuset": stack.app_cpuset, "cpus": stack.app_cpus, "memory": stack.app_memory}
+        own = {"cpuset": stack.app_cpuset, "cpus": stack.app_cpus, "memory": stack.app_memory,
+               "disk_write_iops": None}
         if not self.applies(arm):
             return own
         limits = self.change.limits
@@ -36,7 +40,21 @@ class ContainerLimitsChange(ChangeKind):
             own["memory"] = self.substitute(limits.app_memory, arm)
         if limits.app_cpuset is not None:
             own["cpuset"] = limits.app_cpuset
+        if limits.app_disk_write_iops is not None:
+            text = self.substitute(value_text(limits.app_disk_write_iops), arm)
+            if not text.isdigit() or int(text) < 1:
+                raise ValueError(f"change.limits.app_disk_write_iops: {text!r}; allowed: a whole "
+                                 f"number of write operations a second, at least 1")
+            own["disk_write_iops"] = int(text)
         return own
+
+    def check_arm(self, arm: Arm) -> None:
+        """A disk write limit is written into the node's cgroup, which only a local engine
+        has (disk_limits.py)."""
+        if self.limits(arm)["disk_write_iops"] is not None and not cgroups.engine_is_local():
+            raise ValueError("change.limits.app_disk_write_iops: a limit on disk writes is set in "
+                             "the node's cgroup, which needs a local engine; DOCKER_HOST names "
+                             f"{os.environ.get('DOCKER_HOST')}")
 
     def node_config(self, base: NodeConfig, arm: Arm) -> NodeConfig:
         return base.with_changes(**self.limits(arm))
@@ -51,7 +69,10 @@ class ContainerLimitsChange(ChangeKind):
             return "container-limits: " + ", ".join(
                 f"{k}={v}" for k, v in vars(self.change.limits).items() if v is not None)
         limits = self.limits(arm)
-        return f"container-limits: {limits['cpus']} CPUs on {limits['cpuset']}, {limits['memory']}"
+        disk = ("" if limits["disk_write_iops"] is None
+                else f", disk writes at most {limits['disk_write_iops']}/s")
+        return (f"container-limits: {limits['cpus']} CPUs on {limits['cpuset']}, "
+                f"{limits['memory']}{disk}")
 
 
 def limits_checks(stack, node: str) -> list[Check]:
@@ -63,6 +84,11 @@ def limits_checks(stack, node: str) -> list[Check]:
               wanted.cpuset == actual["cpuset"]),
         Check(f"{node}: container memory limit (bytes)", str(to_bytes(wanted.memory)),
               str(actual["memory"]), to_bytes(wanted.memory) == actual["memory"]),
+        # only where a limit is wanted or found: a node left limited by another run fails here
+        *([Check(f"{node}: container disk write limit (operations/s, its cgroup)",
+                 str(wanted.disk_write_iops), str(actual["disk_write_iops"]),
+                 wanted.disk_write_iops == actual["disk_write_iops"])]
+          if (wanted.disk_write_iops, actual["disk_write_iops"]) != (None, None) else []),
     ]
 
 

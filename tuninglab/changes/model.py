@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 import requests
 
+from ..apps import PROPERTY_NAME
 from ..jboss_cli import Operation
 from ..management import ManagementClient, ManagementError, apply_operation
 from .checks import ChangeNotEffective, Check, same
@@ -175,7 +176,7 @@ def app_config(url: str) -> dict:
 
 # A tl.* property the app reads is tl.<section>.<key>, reported by /api/config under its
 # section (the image's app's API.md); the same rule as recipe.schema.json's for properties.
-APP_PROPERTY = re.compile(r"tl\.[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+")
+APP_PROPERTY = PROPERTY_NAME
 
 
 def app_property_problem(op: Operation) -> str | None:
@@ -189,6 +190,53 @@ def app_property_problem(op: Operation) -> str | None:
     return (f"{op.where}: system property '{name}': the app's properties are named "
             f"tl.<section>.<key> (the app's API.md lists them); allowed: e.g. "
             f"tl.hibernate.jdbc.batch_size, or a name without the tl. prefix")
+
+
+def declared_property_problem(op: Operation, app) -> str | None:
+    """A value outside what the app declares for one of its properties (its app.toml's
+    [properties]: a whole number at least 1 for the consumer's sessions), or None."""
+    if not (op.address and op.address[0][0] == "system-property"
+            and op.name in ("add", "write-attribute") and "value" in op.params):
+        return None
+    name, fragment = op.address[0][1], app.properties.get(op.address[0][1])
+    if fragment is None:
+        return None
+    text, kind = str(op.params["value"]), fragment["type"]
+    try:
+        value = int(text) if kind == "integer" else float(text)
+    except ValueError:
+        value = None
+    low, high = fragment.get("minimum"), fragment.get("maximum")
+    if value is None or (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        return (f"{op.where}: system property '{name}' = {text!r}; allowed: a{'n' if kind == 'integer' else ''}"
+                f" {kind} {bounds} ({fragment['description']}; apps/{app.name}/app.toml)")
+    return None
+
+
+# The embedded broker's destinations a recipe may address: the full configuration's own, and
+# those the app's server set-up adds (apps.App.setup_operations).
+BROKER = (("subsystem", "messaging-activemq"), ("server", "default"))
+DESTINATION_KINDS = ("jms-queue", "jms-topic")
+SERVER_DESTINATIONS = ("ExpiryQueue", "DLQ")  # standalone-full.xml's jms-queues
+
+
+def destination_problem(op: Operation, app) -> str | None:
+    """An operation on a queue or topic the broker will not have, or None."""
+    address = tuple(op.address)
+    if (len(address) < 3 or address[:2] != BROKER or address[2][0] not in DESTINATION_KINDS
+            or (len(address) == 3 and op.name == "add")):
+        return None
+    created = {tuple(o.address)[2][1] for o in app.setup_operations()
+               if o.name == "add" and len(o.address) == 3 and tuple(o.address)[:2] == BROKER
+               and tuple(o.address)[2][0] == address[2][0]}
+    known = sorted({*SERVER_DESTINATIONS, *created} if address[2][0] == "jms-queue" else created)
+    if address[2][1] in known:
+        return None
+    return (f"{op.where}: {address[2][0]} '{address[2][1]}': the broker has no such "
+            f"destination; allowed: "
+            f"{', '.join(known) or 'none'} (the full configuration's and "
+            f"apps/{app.name}/{app.server_setup or 'app.toml'}'s)")
 
 
 def app_view_of_property(config: dict, name: str):
