@@ -79,13 +79,18 @@ public class MessageServlet extends HttpServlet {
                         throw new IllegalArgumentException("n must be 1 to 1000000, got " + n);
                     }
                     long epoch = Ledger.epoch();
-                    for (int done = 0; done < n; done += FILL_BATCH) {
-                        int count = Math.min(FILL_BATCH, n - done);
-                        long first = Ledger.nextIds(count);
-                        producer.sendAll(epoch, first, count);  // committed on return
-                        for (long id = first; id < first + count; id++) {
-                            Ledger.sent(epoch, id);
+                    Ledger.beginSend();  // in flight until recorded, as a single send
+                    try {
+                        for (int done = 0; done < n; done += FILL_BATCH) {
+                            int count = Math.min(FILL_BATCH, n - done);
+                            long first = Ledger.nextIds(count);
+                            producer.sendAll(epoch, first, count);  // committed on return
+                            for (long id = first; id < first + count; id++) {
+                                Ledger.sent(epoch, id);
+                            }
                         }
+                    } finally {
+                        Ledger.endSend();
                     }
                     response.getWriter().write("{\"sent\":" + n + "}");
                 }
