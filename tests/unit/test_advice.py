@@ -57,6 +57,23 @@ def test_the_cheapest_value_shown_equivalent_is_recommended():
     assert _sweep(against, cheaper="higher")["recommended"] == "16"
 
 
+def test_a_dearer_value_that_could_beat_the_best_leaves_the_best_in_doubt():
+    """mdb-delivery-threads (29 November 2026): the best mean fell on 4 threads, 2 was
+    measurably worse, and 8 read -5.6 % [-40.4, +49.5] against it. "Set 4" would have said
+    more than the run: 8 could be half as good again."""
+    against = {"2": _c(-0.43, -0.56, -0.26), "4": BEST, "8": _c(-0.056, -0.404, 0.495),
+               "16": _c(-0.02, -0.04, 0.01)}
+    read = _sweep(against, best="4")
+    assert read["status"] == "cannot tell" and read["recommended"] is None
+    assert read["recommendation"] == (
+        f"This run cannot tell which pool to set: 2 connections was measurably worse than 4 "
+        f"connections, which gave the best throughput; but 8 connections ({MINUS}5.6 % "
+        f"[{MINUS}40.4, +49.5]) could be better than it by more than 5 %.")
+    # the same value with an interval that allows at most a 5 % gain: the advice stands
+    against["8"] = _c(-0.02, -0.06, 0.04)
+    assert _sweep(against, best="4")["recommended"] == "4"
+
+
 def test_a_cheaper_value_that_cannot_be_told_makes_the_run_say_so():
     against = {"2": _c(-0.2, -0.3, -0.1), "4": _c(-0.096, -0.185, 0.002), "8": BEST,
                "16": _c(0.0, -0.02, 0.02)}

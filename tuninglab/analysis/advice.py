@@ -17,7 +17,10 @@ equivalence test, not a failed difference test. The ranks:
 The advice, for values on an axis that costs more one way (``cheaper`` is ``lower`` or
 ``higher``): the cheapest value shown equivalent to the best. When that is the best itself and
 some cheaper value cannot be told, the run cannot tell which to set, and says so with the
-blocks that showing equivalence would need. For unordered choices (``cheaper = "none"``:
+blocks that showing equivalence would need. Nor can it when another value's interval reaches a
+gain of more than the margin over the best: the best itself is then in doubt (a sweep whose
+best mean fell on a cheap value while dearer ones spread wide, mdb-delivery-threads of 29
+November 2026). For unordered choices (``cheaper = "none"``:
 collectors, balancing policies) there is no knee and no cheapest value: the values are ranked
 against the best.
 
@@ -220,6 +223,17 @@ def _cheapest(points, ranks, best, cheaper, w: _Words) -> dict:
             + (f"{w.listing(worse)} measurably worse." if worse else "no cheaper value was "
                "measurably worse.")
             + w.needed(undecided))}
+    # A value that could beat the best by more than the margin leaves the best itself in doubt:
+    # the pick would be within the margin of a best this run may not have found.
+    rivals = [a for a in arms if a != best and a in w.against
+              and (_loss_interval(w.against[a], w.higher)[0] or 0) < -w.margin]
+    if rivals:
+        return {"status": "cannot tell", "recommendation": (
+            f"This run cannot tell which {w.name} to set: "
+            + (f"{w.listing(worse, False)} {'was' if len(worse) == 1 else 'were'} measurably "
+               f"worse than {w.value(best)}, which gave the best {w.metric}; but "
+               if worse else f"{w.value(best)} gave the best {w.metric}, but ")
+            + f"{w.listing(rivals)} could be better than it by more than {pct(w.margin)}.")}
     head = f"Set {w.name} to {w.value(pick)}"
     if pick != best:
         why = (f"the cheapest value shown within {pct(w.margin)} of the best "
