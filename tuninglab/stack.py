@@ -520,7 +520,8 @@ class Stack:
             self._disk_limited.add(name)  # read back (limits_of) from now on, limited or not
 
     def set_limits(self, name: str, config: NodeConfig) -> None:
-        """New CPU and memory limits for a running node (its JVM options stay as started)."""
+        """New CPU, memory and disk write limits for a running node (its JVM options stay as
+        started)."""
         old = self.node_configs[name]
         self._altered = self._altered or config != self.initial_nodes.get(name)
         if config.jvm_command_line() != old.jvm_command_line():
