@@ -17,7 +17,8 @@ ALL_TRANSACTIONS = dict.fromkeys(apps.image_app().transactions, 1)
 
 
 def test_pinning_and_private_publishing(stack):
-    assert stack.limits_of("app") == {"cpuset": "1", "cpus": 0.5, "memory": 2 * 1024 ** 3}
+    assert stack.limits_of("app") == {"cpuset": "1", "cpus": 0.5, "memory": 2 * 1024 ** 3,
+                                      "disk_write_iops": None}
     for node in (stack.db, stack.loadgen):
         assert node.get_wrapped_container().attrs["HostConfig"]["CpusetCpus"] == "0"
     ports = stack.app.get_wrapped_container().attrs["NetworkSettings"]["Ports"]

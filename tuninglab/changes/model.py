@@ -7,7 +7,6 @@ they may differ only where the change writes.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 import requests
@@ -209,8 +208,9 @@ def declared_property_problem(op: Operation, app) -> str | None:
     low, high = fragment.get("minimum"), fragment.get("maximum")
     if value is None or (low is not None and value < low) or (high is not None and value > high):
         bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        return (f"{op.where}: system property '{name}' = {text!r}; allowed: a{'n' if kind == 'integer' else ''}"
-                f" {kind} {bounds} ({fragment['description']}; apps/{app.name}/app.toml)")
+        article = "an" if kind == "integer" else "a"
+        return (f"{op.where}: system property '{name}' = {text!r}; allowed: {article} {kind} "
+                f"{bounds} ({fragment['description']}; apps/{app.name}/app.toml)")
     return None
 
 
@@ -234,8 +234,7 @@ def destination_problem(op: Operation, app) -> str | None:
     if address[2][1] in known:
         return None
     return (f"{op.where}: {address[2][0]} '{address[2][1]}': the broker has no such "
-            f"destination; allowed: "
-            f"{', '.join(known) or 'none'} (the full configuration's and "
+            f"destination; allowed: {', '.join(known) or 'none'} (the full configuration's and "
             f"apps/{app.name}/{app.server_setup or 'app.toml'}'s)")
 
 

@@ -20,8 +20,11 @@ class NodeImageChange(ChangeKind):
     name = "node-image"
     switch = RESTART
 
-    def image(self, arm: Arm) -> str:
-        return images.NODE_IMAGES[self.change.node_image][0] if self.applies(arm) else images.WILDFLY
+    def image(self, arm: Arm | None = None) -> str:
+        """The arm's image (None: the variant's)."""
+        if arm is not None and not self.applies(arm):
+            return images.WILDFLY
+        return images.NODE_IMAGES[self.change.node_image][0]
 
     def node_config(self, base: NodeConfig, arm: Arm) -> NodeConfig:
         return base.with_changes(image=self.image(arm))
@@ -37,5 +40,5 @@ class NodeImageChange(ChangeKind):
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
-            return f"node-image: {images.WILDFLY} -> {images.NODE_IMAGES[self.change.node_image][0]}"
+            return f"node-image: {images.WILDFLY} -> {self.image()}"
         return f"node-image: {self.image(arm)}"
