@@ -39,53 +39,62 @@ def data_disk(root: str) -> str:
 def write_iops(container_id: str, disk: str) -> int | None:
     """The container's write limit on ``disk`` in operations a second (None: unlimited, or a
     cgroup this machine does not have)."""
-    v1 = CGROUP_ROOT / "blkio" / "docker" / container_id / V1_FILE
-    if v1.is_file():
-        for line in v1.read_text().splitlines():
+    path, v1 = _cgroup_file(container_id, V1_FILE, "io.max")
+    if path is None:
+        return None
+    if v1:
+        for line in path.read_text().splitlines():
             number, _, value = line.partition(" ")
             if number == disk:
                 return int(value)
         return None
-    folder = v2_folder(container_id)
-    if folder is not None and (folder / "io.max").is_file():
-        for line in (folder / "io.max").read_text().splitlines():
-            number, *limits = line.split()
-            if number == disk:
-                value = dict(item.split("=") for item in limits).get("wiops", "max")
-                return None if value == "max" else int(value)
-    return None
+    value = (_v2_fields(path, disk) or {}).get("wiops", "max")
+    return None if value == "max" else int(value)
 
 
 def set_write_iops(container_id: str, disk: str, iops: int | None) -> None:
     """Limit the container's writes on ``disk`` to ``iops`` a second (None: no limit)."""
     if write_iops(container_id, disk) == iops:
         return
-    v1 = CGROUP_ROOT / "blkio" / "docker" / container_id / V1_FILE
-    if v1.is_file():
-        v1.write_text(f"{disk} {iops or 0}")  # 0 removes the rule
-        return
-    folder = v2_folder(container_id)
-    if folder is None or not (folder / "io.max").is_file():
+    path, v1 = _cgroup_file(container_id, V1_FILE, "io.max")
+    if path is None:
         raise RuntimeError(f"container {container_id[:12]}: no blkio or io cgroup to limit its "
                            f"disk writes in (looked under {CGROUP_ROOT})")
-    (folder / "io.max").write_text(f"{disk} wiops={iops or 'max'}")
+    # v1: 0 removes the rule; v2: max
+    path.write_text(f"{disk} {iops or 0}" if v1 else f"{disk} wiops={iops or 'max'}")
 
 
 def writes_done(container_id: str, disk: str) -> int | None:
     """Write operations the container has sent to ``disk`` since it started (None: a cgroup
     this machine does not have)."""
-    v1 = CGROUP_ROOT / "blkio" / "docker" / container_id / "blkio.throttle.io_serviced"
-    if v1.is_file():
-        for line in v1.read_text().splitlines():
+    path, v1 = _cgroup_file(container_id, "blkio.throttle.io_serviced", "io.stat")
+    if path is None:
+        return None
+    if v1:
+        for line in path.read_text().splitlines():
             parts = line.split()
             if len(parts) == 3 and parts[0] == disk and parts[1] == "Write":
                 return int(parts[2])
         return 0  # nothing written to it yet
+    return int((_v2_fields(path, disk) or {}).get("wios", 0))
+
+
+def _cgroup_file(container_id: str, v1_name: str, v2_name: str) -> tuple[Path | None, bool]:
+    """The container's file of one figure, and whether it is cgroup v1's: its blkio
+    controller's file, else its v2 folder's (cgroups.v2_folder); (None, False) if neither."""
+    v1 = CGROUP_ROOT / "blkio" / "docker" / container_id / v1_name
+    if v1.is_file():
+        return v1, True
     folder = v2_folder(container_id)
-    if folder is not None and (folder / "io.stat").is_file():
-        for line in (folder / "io.stat").read_text().splitlines():
-            number, *counters = line.split()
-            if number == disk:
-                return int(dict(item.split("=") for item in counters).get("wios", 0))
-        return 0
+    if folder is not None and (folder / v2_name).is_file():
+        return folder / v2_name, False
+    return None, False
+
+
+def _v2_fields(path: Path, disk: str) -> dict[str, str] | None:
+    """The ``key=value`` fields of ``disk``'s line in a v2 file (io.max, io.stat), if any."""
+    for line in path.read_text().splitlines():
+        number, *fields = line.split()
+        if number == disk:
+            return dict(field.split("=") for field in fields)
     return None

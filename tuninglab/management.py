@@ -20,6 +20,9 @@ PLATFORM_OPERATING_SYSTEM = [("core-service", "platform-mbean"), ("type", "opera
 PLATFORM_MEMORY = [("core-service", "platform-mbean"), ("type", "memory")]
 PLATFORM_GC = [("core-service", "platform-mbean"), ("type", "garbage-collector")]
 PLATFORM_COMPILATION = [("core-service", "platform-mbean"), ("type", "compilation")]
+# The embedded broker (full configurations): its subsystem, and its one server
+MESSAGING = [("subsystem", "messaging-activemq")]
+BROKER = [*MESSAGING, ("server", "default")]
 
 USER = "admin"
 PASSWORD = "lab-admin"

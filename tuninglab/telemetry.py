@@ -13,7 +13,7 @@ import time
 from . import apps, database_stats, disk_limits, interference
 from .compiler_cpu import busiest, compiler_figures, compiler_reading
 from .jvm_threads import read_threads
-from .management import ManagementError
+from .management import BROKER, MESSAGING, ManagementError
 from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
 
@@ -54,25 +54,23 @@ def _disk_writes(stack, node, threads) -> dict:
     return {"error": "no blkio or io cgroup found"} if done is None else {"writes": done}
 
 
-BROKER_QUEUES = [("subsystem", "messaging-activemq"), ("server", "default"), ("jms-queue", "*")]
+BROKER_QUEUES = [*BROKER, ("jms-queue", "*")]
 
 
 def _broker_queues(stack, node, threads) -> dict:
     """Every JMS queue's own counters as the broker reports them (messages added, in the queue,
     being delivered, consumers): the broker's side of what the app's ledger counts."""
-    try:
-        found = stack.management_of(node).read_resource(BROKER_QUEUES, runtime=True) or []
-    except ManagementError as exc:
-        return {"error": str(exc)}
+    found = _runtime(stack.management_of(node), BROKER_QUEUES)
+    if "error" in found:
+        return found
     queues = {}
-    for entry in found:  # a wildcard read answers each match with its address
+    for entry in found:  # a wildcard read answers each match with its address (a list)
         name = dict(tuple(step.items())[0] for step in entry["address"])["jms-queue"]
         queues[name] = {key: value for key, value in (entry.get("result") or {}).items()
                         if isinstance(value, int) and not isinstance(value, bool)}
     return queues
 
 
-MESSAGING = [("subsystem", "messaging-activemq")]
 CLIENT_THREADS = "global-client-thread-pool-"  # the broker's client threads, which run MDBs
 
 

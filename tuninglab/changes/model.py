@@ -13,7 +13,7 @@ import requests
 
 from ..apps import PROPERTY_NAME
 from ..jboss_cli import Operation
-from ..management import ManagementClient, ManagementError, apply_operation
+from ..management import BROKER, ManagementClient, ManagementError, apply_operation
 from .checks import ChangeNotEffective, Check, same
 
 __all__ = ["Recorded", "apply", "restore", "record", "read_back", "target", "model_differences",
@@ -216,24 +216,24 @@ def declared_property_problem(op: Operation, app) -> str | None:
 
 # The embedded broker's destinations a recipe may address: the full configuration's own, and
 # those the app's server set-up adds (apps.App.setup_operations).
-BROKER = (("subsystem", "messaging-activemq"), ("server", "default"))
 DESTINATION_KINDS = ("jms-queue", "jms-topic")
 SERVER_DESTINATIONS = ("ExpiryQueue", "DLQ")  # standalone-full.xml's jms-queues
 
 
 def destination_problem(op: Operation, app) -> str | None:
     """An operation on a queue or topic the broker will not have, or None."""
-    address = tuple(op.address)
-    if (len(address) < 3 or address[:2] != BROKER or address[2][0] not in DESTINATION_KINDS
-            or (len(address) == 3 and op.name == "add")):
+    broker = tuple(BROKER)
+    if (len(op.address) < 3 or op.address[:2] != broker or op.address[2][0] not in DESTINATION_KINDS
+            or (len(op.address) == 3 and op.name == "add")):
         return None
-    created = {tuple(o.address)[2][1] for o in app.setup_operations()
-               if o.name == "add" and len(o.address) == 3 and tuple(o.address)[:2] == BROKER
-               and tuple(o.address)[2][0] == address[2][0]}
-    known = sorted({*SERVER_DESTINATIONS, *created} if address[2][0] == "jms-queue" else created)
-    if address[2][1] in known:
+    kind, name = op.address[2]
+    created = {o.address[2][1] for o in app.setup_operations()
+               if o.name == "add" and len(o.address) == 3 and o.address[:2] == broker
+               and o.address[2][0] == kind}
+    known = sorted({*SERVER_DESTINATIONS, *created} if kind == "jms-queue" else created)
+    if name in known:
         return None
-    return (f"{op.where}: {address[2][0]} '{address[2][1]}': the broker has no such "
+    return (f"{op.where}: {kind} '{name}': the broker has no such "
             f"destination; allowed: {', '.join(known) or 'none'} (the full configuration's and "
             f"apps/{app.name}/{app.server_setup or 'app.toml'}'s)")
 
