@@ -111,6 +111,19 @@ def redeploy(management: "ManagementClient", name: str) -> Response:
     return management.execute("redeploy", [("deployment", name)])
 
 
+def clear_system_properties(management: "ManagementClient") -> list[str]:
+    """Remove every system property of the server's model, which also clears it in the JVM;
+    returns their names. A reload from another configuration file does not: the JVM keeps a
+    property the new file lacks, and an app that reads it at deployment still sees the old
+    value (a stack taken over warm kept the last run's tl.msg.db_write=row, and the next run's
+    baseline wrote a row a message: jms-jdbc-journal, 29 November 2026)."""
+    names = management.execute("read-children-names", [],
+                               **{"child-type": "system-property"}).result or []
+    for name in names:
+        management.execute("remove", [("system-property", name)])
+    return names
+
+
 def address_text(address: Address) -> str:
     return "/" + "/".join(f"{k}={v}" for k, v in address) if address else "/"
 

@@ -32,7 +32,8 @@ from testcontainers.core.network import Network
 from . import apps, cgroups, cleanup, disk_limits, images, interference, seeding, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
-from .management import ManagementClient, ManagementError, apply_operations, deploy_archive
+from .management import (ManagementClient, ManagementError, apply_operations,
+                         clear_system_properties, deploy_archive)
 from .together import together
 
 # Testcontainers guesses the docker gateway as the host inside a container (/.dockerenv);
@@ -151,6 +152,8 @@ class Stack:
         self.reuse_runs, self.reuse_alone, self.run_label = reuse_runs, reuse_alone, run_label
         self.reused = False  # this stack was taken from the pool
         self.served: list[str] = []  # the runs a taken-over stack served before this one
+        # the system properties those runs left in each kept JVM, cleared before this run
+        self.cleared_properties: dict[str, list[str]] = {}
         self.kept_nodes: list[str] = []  # a taken-over stack's nodes this run kept warm
         self._key: str | None = None  # its kind in the pool (stackpool.key), taken at start
         self._keep = False
@@ -244,10 +247,11 @@ class Stack:
 
     def origin(self) -> dict:
         """Where this stack came from, for the result: new, or taken over warm, with the runs
-        it served before (each ``<recipe id>/<start>``, the name of that run's result file)
-        and the nodes it kept running."""
+        it served before (each ``<recipe id>/<start>``, the name of that run's result file),
+        the nodes it kept running and the system properties cleared in their JVMs."""
         return {"taken_over": self.reused, "served_before": list(self.served),
-                "nodes_kept_warm": list(self.kept_nodes)}
+                "nodes_kept_warm": list(self.kept_nodes),
+                "system_properties_cleared": dict(self.cleared_properties)}
 
     def _serves_again(self) -> bool:
         """Whether this stack may serve another run (reuse_runs counts this one)."""
@@ -360,6 +364,7 @@ class Stack:
         runs again: ManagementClient.reload), while the missing nodes boot."""
         def reset(name):
             cfg = f"{CONFIG_DIR}/{self.node_configs[name].server_config}"
+            self.cleared_properties[name] = clear_system_properties(self._management[name])
             self.nodes[name].run(["cp", cfg + PRISTINE, cfg])
             self.widen(name)
             self._management[name].reload()

@@ -81,6 +81,33 @@ def _stored_readings(result: dict) -> list[dict]:
     return [{**base, ("sweep", "cheaper"): c} for c in options]
 
 
+def _inherited_properties(origin: dict, root: Path) -> list[str]:
+    """The earlier runs of a stack taken over before its JVMs' system properties were cleared
+    (no ``system_properties_cleared`` in its origin) whose recipes set system properties: the
+    run measured with them still in force."""
+    if not origin.get("taken_over") or "system_properties_cleared" in origin:
+        return []
+    from .recipe import RecipeError, find_recipe  # the recipes of other runs, only here
+    found = []
+    for run in origin.get("served_before", ()):
+        try:
+            earlier = find_recipe(root, run.split("/")[0])
+        except (RecipeError, OSError):
+            continue  # a recipe since removed: nothing to say of it
+        if sets_system_properties(earlier):
+            found.append(earlier.id)
+    return list(dict.fromkeys(found))
+
+
+def sets_system_properties(recipe: Recipe) -> bool:
+    """Whether a recipe's baseline or change sets a system property (its properties tables,
+    or a system-property operation in one of its files)."""
+    if recipe.baseline.properties or recipe.change.properties:
+        return True
+    return any("system-property" in path.read_text(encoding="utf-8", errors="replace")
+               for path in recipe.folder.iterdir() if path.suffix == ".cli")
+
+
 def _hash_paths(paths, root: Path | None = None) -> str:
     root = Path(root or layout.REPO_ROOT)
     digest = hashlib.sha256()
@@ -141,6 +168,10 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
                          if then.get(role) != now.get(role))
         if changed:
             return f"the inputs of its roles changed ({', '.join(changed)})"
+    inherited = _inherited_properties(prov.get("stack_origin") or {}, recipe.repo_root)
+    if inherited:
+        return (f"its stack was taken over from {', '.join(inherited)}, whose system "
+                f"properties its JVMs kept (a reload does not clear them; fixed 29 November 2026)")
     running = version or library_version()
     measured = (prov.get("versions") or {}).get("tuninglab")
     if measured != running:

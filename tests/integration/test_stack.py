@@ -189,3 +189,16 @@ def test_the_host_speed_index_times_the_same_loop_in_the_load_generator(stack):
     # a rate on a host half as fast (twice the index) reads as twice the rate on this one
     assert calibration.normalise(100.0, {"median_ms": 2 * index["median_ms"]}, index) == 200.0
     assert calibration.normalise(100.0, None, index) is None
+
+
+def test_a_system_property_is_cleared_in_the_jvm_before_a_stack_is_handed_on(stack):
+    """A reload from the pristine configuration leaves the JVM's system properties as they were;
+    removing them through the model clears them in the JVM (stack._reset_and_boot does so
+    before it hands a parked node to the next run)."""
+    from tuninglab.management import clear_system_properties
+    m = stack.management_of("app")
+    runtime = [("core-service", "platform-mbean"), ("type", "runtime")]
+    m.execute("add", [("system-property", "tl.test.leak")], value="row")
+    assert m.read_attribute(runtime, "system-properties")["tl.test.leak"] == "row"
+    assert "tl.test.leak" in clear_system_properties(m)
+    assert "tl.test.leak" not in m.read_attribute(runtime, "system-properties")

@@ -207,3 +207,27 @@ def test_a_result_from_before_role_inputs_is_judged_by_the_common_inputs(tmp_pat
     recipe = _module_recipe_copy(tmp_path)
     _published(recipe, tmp_path / "results")  # no role_inputs, as results before 2026-11-26
     assert _why(recipe, tmp_path / "results") is None
+
+
+def test_a_stack_taken_over_from_a_run_that_set_system_properties_is_stale_until_cleared(
+        tmp_path):
+    """Until 29 November 2026 a taken-over stack's JVMs kept the system properties of the runs
+    before (a reload does not clear them): a result measured so is stale when one of those runs
+    set any; one whose takeover cleared them (its origin says which) is current."""
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    setter = tmp_path / "recipes" / "guide" / "logging-async-handler"
+    shutil.copytree(find_recipe(layout.recipes_dir(), "logging-async-handler").folder, setter)
+    assert staleness.sets_system_properties(load_recipe(setter))
+    assert not staleness.sets_system_properties(recipe)
+    origin = {"taken_over": True, "served_before": ["logging-async-handler/20261128T051813Z",
+                                                    "aa-noise/20261128T044659Z"]}
+    _published(recipe, results, stack_origin=origin)
+    assert "taken over from logging-async-handler, whose system properties" in _why(
+        recipe, results)
+    _published(recipe, results, minutes=1,
+               stack_origin={**origin, "system_properties_cleared": {"app": ["tl.x.y"]}})
+    assert _why(recipe, results) is None
+    _published(recipe, results, minutes=2,
+               stack_origin={**origin, "served_before": ["aa-noise/20261128T044659Z"]})
+    assert _why(recipe, results) is None
