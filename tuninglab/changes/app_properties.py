@@ -13,7 +13,13 @@ class AppPropertiesChange(ChangeKind):
     name = "app-properties"
 
     def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
-        ops = [Operation((("system-property", name),), "add",
+        # A property the baseline sets too exists on the node already: the change writes its
+        # value (an add would be refused as a duplicate resource).
+        ops = [Operation((("system-property", name),), "write-attribute",
+                         {"name": "value", "value": self.substitute(value, arm)},
+                         f"change.properties.{name}")
+               if name in self.recipe.baseline.properties else
+               Operation((("system-property", name),), "add",
                          {"value": self.substitute(value, arm)}, f"change.properties.{name}")
                for name, value in self.change.properties.items()]
         return ops, self.applies(arm)
