@@ -126,9 +126,10 @@ class App:
     # take levels of one (load_levels); the driver hands each to the script by its name in
     # capitals (k6: an environment variable).
     parameters: dict[str, dict] = field(default_factory=dict)
-    # The system properties it reads (``tl.<section>.<key>``) that take a number, declared as
-    # parameters are ([properties."tl.<section>.<key>"]): a recipe that sets one outside its
-    # bounds is refused before anything starts (preflight, changes/model.py).
+    # The system properties it reads (``tl.<section>.<key>``) that take a number or a word from
+    # a list, declared as parameters are ([properties."tl.<section>.<key>"]): a recipe that
+    # sets one outside its bounds or its list is refused before anything starts (preflight,
+    # changes/model.py).
     properties: dict[str, dict] = field(default_factory=dict)
 
     def parameter_defaults(self) -> dict[str, int | float]:
@@ -449,13 +450,16 @@ PARAMETER_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 # A tl.* property the lab reads back through the app is tl.<section>.<key> (changes/model.py)
 PROPERTY_NAME = re.compile(r"tl\.[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+")
 PARAMETER_TYPES = {"integer": int, "number": (int, float)}
-PARAMETER_KEYS = ("type", "minimum", "maximum", "default", "description", "smoke")
+# A system property may also take a word from a list (apps/notify's design); a script's
+# parameter only a number.
+PROPERTY_TYPES = {**PARAMETER_TYPES, "string": str}
+PARAMETER_KEYS = ("type", "minimum", "maximum", "enum", "default", "description", "smoke")
 
 
 def _parameter_problems(parameters, table: str = "parameters") -> list[str]:
     """A [parameters] (or [properties]) table: each entry a number's schema fragment with a
-    default inside its bounds and a description (what a recipe's reader and its error messages
-    show)."""
+    default inside its bounds (or a word's, with its list) and a description (what a recipe's
+    reader and its error messages show)."""
     if not isinstance(parameters, dict):
         return [f"{table}: tables [{table}.<name>] of type, minimum, maximum, default, "
                 "description"]
@@ -477,13 +481,17 @@ def _parameter_problems(parameters, table: str = "parameters") -> list[str]:
         if unknown:
             problems.append(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: "
                             f"{', '.join(PARAMETER_KEYS)}")
-        kind = PARAMETER_TYPES.get(fragment.get("type"))
+        types = PROPERTY_TYPES if table == "properties" else PARAMETER_TYPES
+        kind = types.get(fragment.get("type"))
         if kind is None:
             problems.append(f"{where}.type: {fragment.get('type')!r}; allowed: "
-                            f"{', '.join(PARAMETER_TYPES)}")
+                            f"{', '.join(types)}")
             continue
         if not isinstance(fragment.get("description"), str) or not fragment["description"]:
             problems.append(f"{where}.description: required, what the script does with it")
+        if kind is str:  # a word from a list: the list is the whole of what is allowed
+            problems += _enum_problems(where, fragment)
+            continue
         low, high = fragment.get("minimum"), fragment.get("maximum")
         for key in ("default", "smoke", "minimum", "maximum"):
             value = fragment.get(key)
@@ -495,6 +503,19 @@ def _parameter_problems(parameters, table: str = "parameters") -> list[str]:
             elif key in ("default", "smoke") and ((low is not None and value < low)
                                                   or (high is not None and value > high)):
                 problems.append(f"{where}.{key}: {value!r} is outside [{low}, {high}]")
+    return problems
+
+
+def _enum_problems(where: str, fragment: dict) -> list[str]:
+    """A string's fragment: its enum a list of words, its default and smoke values among them."""
+    words = fragment.get("enum")
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
+        return [f"{where}.enum: required for a string, the list of allowed words"]
+    problems = [f"{where}.{key}: a string takes no bound; allowed: enum"
+                for key in ("minimum", "maximum") if key in fragment]
+    for key in ("default", "smoke"):
+        if key in fragment and fragment[key] not in words:
+            problems.append(f"{where}.{key}: {fragment[key]!r}; allowed: {', '.join(words)}")
     return problems
 
 

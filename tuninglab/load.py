@@ -119,6 +119,11 @@ def load_metrics(summary: dict) -> dict:
         # The messages the window's requests sent, as the app's ledger counted them once the
         # consumer caught up (apps/messages): sent, consumed, missing, duplicated, latency.
         "messages": summary.get("messages"),
+        # What an app's own script read from it after the window (its summary hook,
+        # k6_contract.js): its figures, and what it found wrong, which fails the window as a
+        # failed request does (apps/notify: a failed back-end call).
+        "app": summary.get("app"),
+        "problems": list(summary.get("problems") or []),
         "throughput": ok / summary["trial_s"],
         "latency_p50": latency.get("p(50)"),
         "latency_p90": latency.get("p(90)"),
@@ -179,7 +184,7 @@ def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | Non
                 f"{str(error)[-1500:]}") from None
         missing = [name for name in mix
                    if metrics["transactions"].get(name, {}).get("count", 0) == 0]
-        lost = message_problems(metrics.get("messages"))
+        lost = message_problems(metrics.get("messages")) + metrics["problems"]
         if lost:
             raise SmokeTestFailed(f"{app.name} ({deployment.war_name}) on {target}: "
                                   + "; ".join(lost))

@@ -79,6 +79,7 @@ def trial_errors(recipe: Recipe, load: dict) -> list[str]:
             f"({load['error_rate']:.2%}) > tolerance {recipe.tolerance.error_rate:.2%} "
             f"(reasons: {load['fail_reasons']})")
     errors += load_driver.message_problems(load.get("messages"))
+    errors += load.get("problems") or []  # what the app's own script found wrong
     dropped = load["dropped_iterations"]
     if dropped:
         share = dropped / (dropped + load["requests"])

@@ -193,7 +193,8 @@ def app_property_problem(op: Operation) -> str | None:
 
 def declared_property_problem(op: Operation, app) -> str | None:
     """A value outside what the app declares for one of its properties (its app.toml's
-    [properties]: a whole number at least 1 for the consumer's sessions), or None."""
+    [properties]: a whole number at least 1 for the consumer's sessions, a word from its list),
+    or None."""
     if not (op.address and op.address[0][0] == "system-property"
             and op.name in ("add", "write-attribute") and "value" in op.params):
         return None
@@ -201,6 +202,12 @@ def declared_property_problem(op: Operation, app) -> str | None:
     if fragment is None:
         return None
     text, kind = str(op.params["value"]), fragment["type"]
+    if kind == "string":
+        if text in fragment["enum"]:
+            return None
+        return (f"{op.where}: system property '{name}' = {text!r}; allowed: "
+                f"{', '.join(fragment['enum'])} ({fragment['description']}; "
+                f"apps/{app.name}/app.toml)")
     try:
         value = int(text) if kind == "integer" else float(text)
     except ValueError:

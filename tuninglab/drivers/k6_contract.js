@@ -26,7 +26,9 @@ import { Counter, Trend } from 'k6/metrics';
 const SUMMARY_MARKER = '--- tuninglab summary ---';
 
 // An app whose window has more to report than its requests (apps/messages: the messages sent
-// and consumed) passes { summary: (data) => ({ key: value }) }: its keys join the summary.
+// and consumed) passes { summary: (data) => ({ key: value }) }: its keys join the summary. Two
+// keys any app may use: "app", its own figures (stored with the window), and "problems", a
+// list of what it found wrong (a failed back-end call), which fails the window (load.py).
 export function contract(appName, transactions, hooks = {}) {
   const fail = (message) => { throw new Error(`${appName} workload: ${message}`); };
   const env = (name, fallback) => {
