@@ -34,9 +34,13 @@ if ! go version -m "$tools/actionlint" 2>/dev/null | grep -q "mod.*github.com/rh
     || echo "test: actionlint could not be built; the workflow test will say so" >&2
 fi
 
-results="$(mktemp -d)"
+# The notebooks' quick results are thrown away, unless TUNINGLAB_TEST_RESULTS names a folder
+# to keep them in (their trials' times show where a slow notebook spent its time).
+results="${TUNINGLAB_TEST_RESULTS:-$(mktemp -d)}"
+keep="${TUNINGLAB_TEST_RESULTS:+yes}"
+mkdir -p "$results"
 # Stacks parked for reuse by the notebooks never outlive the test command.
-trap 'rm -rf "$results"; .venv/bin/tuninglab clean >/dev/null 2>&1 || true' EXIT
+trap '[ -n "$keep" ] || rm -rf "$results"; .venv/bin/tuninglab clean >/dev/null 2>&1 || true' EXIT
 export TUNINGLAB_PROFILE=quick TUNINGLAB_RESULTS_DIR="$results" NO_MKDOCS_2_WARNING=1
 export PATH="${TUNINGLAB_CACHE:-$HOME/.cache/tuninglab}/bin:$PATH"
 pytest=(.venv/bin/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider
