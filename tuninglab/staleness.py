@@ -9,6 +9,8 @@ cluster's balancer image, a server module, an app of apps/ other than the images
 library that ran it (its version). A role
 input of its own means a change to a balancer or a module stales only the results that used
 it.
+A result measured on a stack taken over warm before 29 November 2026 is stale too when an
+earlier run of that stack set system properties: its JVMs kept them (``_inherited_properties``).
 Image ids cannot serve: the base image is built with debootstrap, so the same inputs give a
 different id on every machine.
 """
@@ -19,7 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import apps, images, layout, server_modules
-from .recipe import Recipe, measured_hash, recipe_hash
+from .recipe import Recipe, RecipeError, find_recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
 __all__ = ["stack_inputs", "stack_inputs_hash", "role_inputs", "library_version", "why_stale"]
@@ -87,7 +89,6 @@ def _inherited_properties(origin: dict, root: Path) -> list[str]:
     run measured with them still in force."""
     if not origin.get("taken_over") or "system_properties_cleared" in origin:
         return []
-    from .recipe import RecipeError, find_recipe  # the recipes of other runs, only here
     found = []
     for run in origin.get("served_before", ()):
         try:
