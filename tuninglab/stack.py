@@ -358,6 +358,12 @@ class Stack:
             self.nodes[name] = node
             self.node_configs[name] = self.initial_nodes[name]
             self._management[name] = ManagementClient(node.management_url())
+            if self.local_engine:
+                # An earlier run may have limited its disk writes (the limit is not part of the
+                # node's kind): restore() puts it to this run's own, and limits_of reads it back
+                # (mdb-delivery-threads' drains ran at jms-journal-slow-disk's 100 writes a
+                # second in CI, 140 s instead of 25, until 29 November 2026).
+                self._disk_limited.add(name)
 
     def _reset_and_boot(self, kept: list[str], missing: dict[str, NodeConfig]) -> None:
         """Kept nodes back to their pristine configuration and reloaded (waiting until each
