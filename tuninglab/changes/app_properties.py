@@ -13,16 +13,17 @@ class AppPropertiesChange(ChangeKind):
     name = "app-properties"
 
     def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
-        # A property the baseline sets too exists on the node already: the change writes its
-        # value (an add would be refused as a duplicate resource).
-        ops = [Operation((("system-property", name),), "write-attribute",
-                         {"name": "value", "value": self.substitute(value, arm)},
-                         f"change.properties.{name}")
-               if name in self.recipe.baseline.properties else
-               Operation((("system-property", name),), "add",
-                         {"value": self.substitute(value, arm)}, f"change.properties.{name}")
+        ops = [self._operation(name, self.substitute(value, arm))
                for name, value in self.change.properties.items()]
         return ops, self.applies(arm)
+
+    def _operation(self, name: str, value) -> Operation:
+        """A property the baseline sets too exists on the node already: the change writes its
+        value (an add would be refused as a duplicate resource)."""
+        address, where = (("system-property", name),), f"change.properties.{name}"
+        if name in self.recipe.baseline.properties:
+            return Operation(address, "write-attribute", {"name": "value", "value": value}, where)
+        return Operation(address, "add", {"value": value}, where)
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is not None and not self.applies(arm):
