@@ -132,7 +132,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     spec = load.LoadSpec.from_workload(recipe.workload, recipe.repo_root)
     with Stack(stack_config(recipe), progress=say, nodes=servers.initial_nodes(configs),
                reuse=reuse, pool_extra=servers.pool_extra(), reuse_runs=prof.reuse_runs,
-               reuse_alone=prof.reuse_alone, run_label=store.run_label(recipe.id, started),
+               reuse_alone=prof.reuse_alone, reuse_parked=prof.reuse_parked,
+               run_label=store.run_label(recipe.id, started),
                workspace=recipe.repo_root, app=spec.app) as stack:
         servers.start(stack, configs)
         load.install(stack.loadgen, spec.app)

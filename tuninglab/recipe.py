@@ -309,6 +309,7 @@ class Profile:
     reuse_stack: bool = False  # take and leave a parked stack (stackpool.py), if enabled
     reuse_runs: int = 0  # how many runs a kept stack may serve (0: no limit)
     reuse_alone: bool = False  # a run removes the parked stacks it does not take
+    reuse_parked: int = 0  # stacks parked at once, the oldest removed first (0: no limit)
     jit: str = "tiered"  # "c1": the nodes' JVMs compile with C1 only (CI; stack.NodeConfig)
     calibrate: bool = False  # time the host's speed before the first warm-up (calibration.py)
     sequential: bool = False  # an A/B run stops at a planned look once the answer is known

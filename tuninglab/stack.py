@@ -134,7 +134,7 @@ class Stack:
     def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
                  nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False,
                  pool_extra: dict | None = None, reuse_runs: int = 0, reuse_alone: bool = False,
-                 run_label: str = "", workspace: Path | None = None, app: apps.App | None = None):
+                 reuse_parked: int = 0, run_label: str = "", workspace: Path | None = None, app: apps.App | None = None):
         self.config = config
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
@@ -145,11 +145,13 @@ class Stack:
         # reuse: take a parked stack of the same kind if there is one, and park this one when
         # the run ends well (keep()); stackpool.py. pool_extra: what the run adds to the stack
         # after it starts (a cluster's balancer), part of its kind. reuse_runs: how many runs
-        # one stack may serve (0: no limit); reuse_alone: remove the parked stacks not taken.
+        # one stack may serve (0: no limit); reuse_alone: remove the parked stacks not taken;
+        # reuse_parked: how many stacks may stay parked, this one included (0: no limit).
         # run_label names this run in the record of the runs a stack served.
         self.reuse = reuse
         self.pool_extra = dict(pool_extra or {})
         self.reuse_runs, self.reuse_alone, self.run_label = reuse_runs, reuse_alone, run_label
+        self.reuse_parked = reuse_parked
         self.reused = False  # this stack was taken from the pool
         self.served: list[str] = []  # the runs a taken-over stack served before this one
         # the system properties those runs left in each kept JVM, cleared before this run
@@ -264,6 +266,10 @@ class Stack:
             stackpool.park(self._key, self._record())
             self.scope.abandon()
             self.progress("stack: parked for the next run of this kind")
+            removed = stackpool.trim(self.client, self.reuse_parked)
+            if removed:
+                self.progress(f"stack: removed the stacks parked longest ago (at most "
+                              f"{self.reuse_parked} stay parked): {', '.join(removed)}")
         else:
             self.scope.__exit__(None, None, None)
         self.scope = None

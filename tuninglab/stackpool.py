@@ -31,9 +31,10 @@ ones: it boots that one JVM instead of a whole stack.
 
 The JVMs stay warm. CI welcomes that (the quick profile makes no claim); the publishing queue
 (publishing.py) sets the variable too, so that a full run hands its warm stack to the next
-run of the same kind. The profile bounds how many runs a stack serves (``reuse_runs``) and may
-ask a run to measure with no other parked stack beside it (``reuse_alone``: the ones it does not
-take are removed). Each record lists the runs the stack served (``served``: recipe id and start,
+run of the same kind. The profile bounds how many runs a stack serves (``reuse_runs``) and how
+many stacks stay parked at once (``reuse_parked``: ``trim`` removes the ones parked longest
+ago), and may ask a run to measure with no other parked stack beside it (``reuse_alone``: the
+ones it does not take are removed). Each record lists the runs the stack served (``served``: recipe id and start,
 the name of the result file), and the run that takes it over stores them in its result.
 
 The pool is a folder of small JSON files under the cache folder, one per parked stack. A
@@ -57,7 +58,7 @@ from . import layout
 from .cleanup import pid_alive
 
 __all__ = ["ENV", "enabled", "key", "common_key", "node_key", "node_keys", "fitting_nodes", "container_ids",
-           "park", "claim", "claim_nearest", "may_serve", "best_fit", "spared_ids", "clear"]
+           "park", "claim", "claim_nearest", "may_serve", "best_fit", "spared_ids", "trim", "clear"]
 
 ENV = "TUNINGLAB_REUSE_STACKS"
 
@@ -253,27 +254,50 @@ def spared_ids() -> set[str]:
     return ids
 
 
+def trim(client, keep: int) -> list[str]:
+    """Remove the stacks parked longest ago until at most ``keep`` are parked (0: no limit);
+    returns what was removed. Every parked stack holds its JVMs' memory (a node keeps about a
+    gigabyte of heap it once touched): on 29 November 2026 the notebooks of one test command
+    had parked 20 stacks, 31 containers beside the running one, and Docker took more than 60 s to
+    start a container (two-databases-more-cpu failed CI twice so). A stack parked again goes to
+    the back: the kinds used most stay."""
+    if not keep:
+        return []
+    parked = sorted(_folder().glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
+    removed = []
+    for path in parked[:max(0, len(parked) - keep)]:
+        record = _take(path)  # claimed first, so no other run takes it while it goes
+        if record is not None:
+            removed += _remove(client, record)
+            _claimed().joinpath(f"{os.getpid()}-{path.name}").unlink(missing_ok=True)
+    return removed
+
+
 def clear(client) -> list[str]:
     """Remove every parked stack; returns what was removed."""
+    removed = []
+    for path in list(_folder().glob("*.json")):
+        record = _read(path)
+        if record is not None:
+            removed += _remove(client, record)
+        path.unlink(missing_ok=True)
+    return removed
+
+
+def _remove(client, record: dict) -> list[str]:
+    """Remove a parked stack's containers and network (those already gone are skipped)."""
     import docker.errors
 
     removed = []
-    for path in list(_folder().glob("*.json")):
+    for cid in container_ids(record):
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            path.unlink(missing_ok=True)
-            continue
-        for cid in container_ids(record):
-            try:
-                client.containers.get(cid).remove(force=True, v=True)
-                removed.append(f"container {cid[:12]}")
-            except docker.errors.NotFound:
-                pass
-        try:
-            client.networks.get(record["network"]).remove()
-            removed.append(f"network {record['network'][:12]}")
+            client.containers.get(cid).remove(force=True, v=True)
+            removed.append(f"container {cid[:12]}")
         except docker.errors.NotFound:
             pass
-        path.unlink(missing_ok=True)
+    try:
+        client.networks.get(record["network"]).remove()
+        removed.append(f"network {record['network'][:12]}")
+    except docker.errors.NotFound:
+        pass
     return removed

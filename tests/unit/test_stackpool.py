@@ -167,6 +167,28 @@ def test_clear_removes_every_parked_container_and_network_even_if_some_are_gone(
     assert stackpool.spared_ids() == set()
 
 
+def test_trim_removes_the_stacks_parked_longest_ago_and_keeps_the_newest(tmp_path):
+    """Parked in the order 1, 2, 3, then 1 again: 1 is the newest, so trimming to two removes
+    only 2's containers and network; 0 keeps every stack."""
+    import os
+    import time
+    for n in (1, 2, 3):
+        stackpool.park(f"k{n}", _record(n))
+    paths = {p.name[:2]: p for p in (tmp_path / "stackpool").glob("*.json")}
+    now = time.time()
+    for age, name in ((30, "k1"), (20, "k2"), (10, "k3")):
+        os.utime(paths[name], (now - age, now - age))
+    stackpool.park("k1", _record(1))  # parked again: the newest
+    client = _Client(known={f"{kind}{n}" for kind in ("net", "db", "lg", "a", "b")
+                            for n in (1, 2, 3)})
+    assert stackpool.trim(client, 0) == []
+    stackpool.trim(client, 2)
+    assert sorted(client.removed) == ["a2", "b2", "db2", "lg2", "net2"]
+    assert stackpool.claim("k2") is None
+    assert stackpool.claim("k1")["network"] == "net1"
+    assert stackpool.claim("k3")["network"] == "net3"
+
+
 def _cluster_key(recipe_id: str) -> str:
     """The pool key the engine gives the stack of a cluster recipe (experiment.run)."""
     recipe = load_recipe(layout.recipes_dir() / "thesis" / recipe_id)
@@ -288,3 +310,4 @@ def test_the_published_profile_hands_over_a_bounded_number_of_times_and_measures
     full, quick = recipe.profile("full"), recipe.profile("quick")
     assert full.reuse_stack and full.reuse_alone and full.reuse_runs >= 2
     assert quick.reuse_stack and not quick.reuse_alone and quick.reuse_runs == 0
+    assert 0 < quick.reuse_parked <= 6  # CI keeps a few stacks, not every kind it met
