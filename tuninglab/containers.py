@@ -436,7 +436,8 @@ SUMMARY_MARKER = "--- tuninglab summary ---"  # workloads/mix.js prints its summ
 
 
 class LoadGenerator(LabContainer):
-    """k6 with the workload scripts; each trial is a `k6 run` exec'd into this container."""
+    """The load driver's container: k6 with the workload scripts (or, for a driver with an
+    image of its own, that image: drivers/); each trial is a driver's run exec'd into it."""
 
     def __init__(self, image: str = images.LOADGEN):
         super().__init__(image, "loadgen")
@@ -444,14 +445,21 @@ class LoadGenerator(LabContainer):
 
     def k6_run(self, script: str, env: dict[str, str]) -> dict:
         """One k6 run; its JSON summary, which the script prints after SUMMARY_MARKER."""
-        result = self.get_wrapped_container().exec_run(
-            ["k6", "run", "--quiet", "--no-color", "--no-usage-report", script], environment=env)
+        # exit code 99: a threshold failed; we set none that can
+        return self.summary_run(["k6", "run", "--quiet", "--no-color", "--no-usage-report",
+                                 script], env, "k6", ok=(0, 99))
+
+    def summary_run(self, command: list[str], env: dict[str, str], tool: str,
+                    ok: tuple[int, ...] = (0,)) -> dict:
+        """Run a load driver's command; the JSON summary it prints after SUMMARY_MARKER (the
+        lab's contract). A failed command or a missing summary raises with its last output."""
+        result = self.get_wrapped_container().exec_run(command, environment=env)
         output = result.output.decode(errors="replace")
-        if result.exit_code not in (0, 99):  # 99: a threshold failed; we set none that can
-            raise RuntimeError(f"k6 exited {result.exit_code}: {output.strip()[-3000:]}")
+        if result.exit_code not in ok:
+            raise RuntimeError(f"{tool} exited {result.exit_code}: {output.strip()[-3000:]}")
         _, marker, summary = output.rpartition(SUMMARY_MARKER)
         if not marker:
-            raise RuntimeError(f"k6 printed no summary: {output.strip()[-3000:]}")
+            raise RuntimeError(f"{tool} printed no summary: {output.strip()[-3000:]}")
         return json.loads(summary.strip().splitlines()[0])
 
     def k6_version(self) -> str:

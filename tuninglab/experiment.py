@@ -629,8 +629,9 @@ class _Run:
                                                    "connections")}
                          # the window's messages as the app's ledger counted them
                          | ({"messages": numbers["messages"]} if numbers.get("messages") else {})
-                         # and the app's own figures, as its script read them after the window
-                         | ({"app": numbers["app"]} if numbers.get("app") else {}),
+                         # the app's own figures, as its script read them after the window,
+                         # and a client JVM's (drivers/java_client.py)
+                         | {key: numbers[key] for key in ("app", "client") if numbers.get(key)},
                  "transactions": numbers["transactions"], "telemetry": window,
                  "checks": [c.as_dict() for c in checks],
                  # Failed requests come with the server's own words for them, also where

@@ -18,6 +18,10 @@ JDK_IMAGES = {JDK: WILDFLY, "25": "tuninglab/wildfly-next-jdk:39.0.1"}
 # only the recipes that use one change when its folder does (staleness.role_inputs).
 NODE_IMAGES = {"libaio": ("tuninglab/wildfly-libaio:39.0.1", "images/wildfly-libaio")}
 
+# The load generator of an app driven by a client JVM (drivers/java_client.py): WILDFLY for its
+# JDK and WildFly's client library, with k6 beside them (images/java-client).
+CLIENT_JVM = "tuninglab/java-client:39.0.1"
+
 ALL = {"db": DB, "app": WILDFLY, "loadgen": LOADGEN}
 
 

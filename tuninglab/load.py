@@ -123,6 +123,9 @@ def load_metrics(summary: dict) -> dict:
         # k6_contract.js): its figures, and what it found wrong, which fails the window as a
         # failed request does (apps/notify: a failed back-end call).
         "app": summary.get("app"),
+        # A client JVM's own figures (drivers/java_client.py): its threads, CPU, collector,
+        # packets per operation and the server's invocations per call.
+        "client": summary.get("client"),
         "problems": list(summary.get("problems") or []),
         "throughput": ok / summary["trial_s"],
         "latency_p50": latency.get("p(50)"),

@@ -30,6 +30,8 @@ from . import result as results  # noqa: E402
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
            "#000000"]
 SOURCE_COLOUR = "#D55E00"
+# Several curves of a source (one a JVM, ...): one colour, a marker each.
+SOURCE_MARKERS = ("s", "^", "v", "D", "o")
 __all__ = ["result_figure", "trials", "warmup", "forest", "curve", "choices", "short_labels"]
 
 
@@ -176,9 +178,9 @@ def curve(result: dict, found: list[dict] | None = None):
                 axes[1].axvline(_x(point), color="grey", ls=":", lw=1)
                 axes[1].annotate("latency knee", (_x(point), point["mean"]), fontsize=8,
                                  xytext=(4, 4), textcoords="offset points")
-    source = (result.get("source") or {}).get("curve")
-    if source and not load_curve:
-        _source_points(axes[0], found[0], source)
+    source = result.get("source") or {}
+    for i, theirs in enumerate(filter(None, [source.get("curve"), *(source.get("curves") or ())])):
+        _source_points(axes[0], found[0], theirs, SOURCE_MARKERS[i % len(SOURCE_MARKERS)])
     x_name = (found[0].get("key") or "load").replace("_", " ")
     unit = ""
     if sweep and not load_curve:
@@ -452,18 +454,20 @@ def _overlap(fig, labels) -> bool:
     return any(a.x1 + 2 > b.x0 for a, b in zip(boxes, boxes[1:]))
 
 
-def _source_points(ax, c: dict, source: dict) -> None:
+def _source_points(ax, c: dict, source: dict, marker: str = "s") -> None:
     xs, ys = source["x"], source["y"]
     ours = [p["mean"] for p in c["points"] if p.get("mean") is not None]
     if source.get("normalize", True) and ours:
-        # Both on one axis: the source's curve scaled so its maximum meets ours (the units and
-        # the hardware differ; the shape is what compares).
-        scale = max(ours) / max(ys)
+        # Both on one axis: the source's curve scaled so that one of its points meets ours (the
+        # units and the hardware differ; the shape is what compares): its maximum ours, or its
+        # first point our first (a load curve's single user: the shapes from the same start).
+        first = source.get("scale_to") == "first"
+        scale = ours[0] / ys[0] if first else max(ours) / max(ys)
         ys = [y * scale for y in ys]
-        label = f"{source['label']} (scaled: its maximum = ours)"
+        label = f"{source['label']} (scaled: its {'first point' if first else 'maximum'} = ours)"
     else:
         label = source["label"]
-    ax.plot(xs, ys, "s--", color=SOURCE_COLOUR, ms=4, lw=1, label=label)
+    ax.plot(xs, ys, f"{marker}--", color=SOURCE_COLOUR, ms=4, lw=1, label=label)
 
 
 def warmup(result: dict):

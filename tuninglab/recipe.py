@@ -109,13 +109,18 @@ class RecipeError(Exception):
 
 @dataclass(frozen=True)
 class SourceCurve:
-    """The source's own points of a curve the recipe sweeps."""
+    """The source's own points of a curve the recipe sweeps or loads."""
 
     x: tuple[float, ...]
     y: tuple[float, ...]
     y_unit: str
     label: str
     normalize: bool
+    scale_to: str = "maximum"  # the source's point that meets ours: "maximum" or "first"
+
+    def as_dict(self) -> dict:
+        return {"x": list(self.x), "y": list(self.y), "y_unit": self.y_unit, "label": self.label,
+                "normalize": self.normalize, "scale_to": self.scale_to}
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,7 @@ class Source:
     effect: float | None = None  # the relative effect the source reports, if any
     curve: SourceCurve | None = None
     contrast: str = "best-vs-reference"  # a sweep's comparison the claim is about
+    curves: tuple[SourceCurve, ...] = ()  # several of the source's curves (one a JVM, ...)
 
 
 @dataclass(frozen=True)
@@ -1206,9 +1212,14 @@ def _build_source(source: dict) -> Source:
                   table=source.get("table"), claim=source["claim"],
                   expected=source["expected"], effect=source.get("effect"),
                   contrast=source.get("contrast", "best-vs-reference"),
-                  curve=None if curve is None else SourceCurve(
-                      x=tuple(curve["x"]), y=tuple(curve["y"]), y_unit=curve.get("y_unit", ""),
-                      label=curve["label"], normalize=curve.get("normalize", True)))
+                  curve=None if curve is None else _build_curve(curve),
+                  curves=tuple(_build_curve(c) for c in source.get("curves", ())))
+
+
+def _build_curve(curve: dict) -> SourceCurve:
+    return SourceCurve(x=tuple(curve["x"]), y=tuple(curve["y"]), y_unit=curve.get("y_unit", ""),
+                       label=curve["label"], normalize=curve.get("normalize", True),
+                       scale_to=curve.get("scale_to", "maximum"))
 
 
 def _build_setup(baseline: dict, folder: Path) -> Setup:

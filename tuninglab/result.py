@@ -47,9 +47,11 @@ KEYS = {
     "agreement": "our result against the source's claim as the run read it: `agrees`, "
                  "`disagrees`, `cannot tell`, `no direction claimed` or `not comparable` "
                  "(analysis/agreement.py); the site reads it anew with the recipe's current claim",
-    "source": "`{document, section, table, claim, effect, contrast, curve}` from the recipe; "
-              "`contrast` names a sweep's comparison the claim is about; `curve` holds "
-              "the source's points (`x`, `y`, `y_unit`, `label`, `normalize`) for a sweep's plot",
+    "source": "`{document, section, table, claim, effect, contrast, curve, curves}` from the "
+              "recipe; `contrast` names a sweep's comparison the claim is about; `curve` holds "
+              "the source's points (`x`, `y`, `y_unit`, `label`, `normalize`, `scale_to`) for a "
+              "sweep's or a load curve's plot, `curves` a list of such curves (absent before 29 "
+              "November 2026)",
     "change": "`{kind, description, files: {name: text}, sweep}`; `sweep` is `{name, unit, values, "
               "reference, cheaper}` or `null`",
     "workload": "`{mix, model, users, rate, think_time_ms}`, the app's workload parameters (the lab's own app: `lines, note_chars, bulk_rows`) and `deployment`, the app's deployment every arm drove where the recipe names one",
@@ -111,7 +113,9 @@ KEYS = {
               "window_s, settle_s, idle_s (seconds without load before the window, where the "
               "recipe measures a burst on an idle server: then no settling), drained_s (seconds "
               "waited for the node to finish the previous window's requests), "
-              "status (valid, failed, disturbed), used, errors, disturbances, metrics, load, "
+              "status (valid, failed, disturbed), used, errors, disturbances, metrics, load "
+              "(with `messages`, `app` and `client` where the driver reports them: an app's "
+              "ledger, its own figures, a client JVM's threads, CPU, collector and packets), "
               "transactions, telemetry (a cluster's: its nodes' CPU together, its busiest "
               "compiler, and `members`, each node's own figures and requests), checks, server_errors (the node's ERROR log lines "
               "after a trial with failed requests)}`",
@@ -173,9 +177,8 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
         "agreement": None,
         "source": {"document": src.document, "section": src.section, "table": src.table,
                    "claim": src.claim, "effect": src.effect, "contrast": src.contrast,
-                   "curve": None if src.curve is None else {
-                       "x": list(src.curve.x), "y": list(src.curve.y), "y_unit": src.curve.y_unit,
-                       "label": src.curve.label, "normalize": src.curve.normalize}},
+                   "curve": None if src.curve is None else src.curve.as_dict(),
+                   "curves": [curve.as_dict() for curve in src.curves]},
         "change": {"kind": recipe.change.kind, "description": kind.describe(),
                    "files": kind.files(),
                    "sweep": None if recipe.sweep is None else {

@@ -32,6 +32,7 @@ from testcontainers.core.network import Network
 from . import apps, cgroups, cleanup, disk_limits, images, interference, seeding, stackpool
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
+from .drivers import driver_for
 from .management import (ManagementClient, ManagementError, apply_operations,
                          clear_system_properties, deploy_archive)
 from .together import together
@@ -134,12 +135,15 @@ class Stack:
     def __init__(self, config: StackConfig = StackConfig(), progress: Progress = print,
                  nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False,
                  pool_extra: dict | None = None, reuse_runs: int = 0, reuse_alone: bool = False,
-                 reuse_parked: int = 0, run_label: str = "", workspace: Path | None = None, app: apps.App | None = None):
+                 reuse_parked: int = 0, run_label: str = "", workspace: Path | None = None,
+                 app: apps.App | None = None):
         self.config = config
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
         self.app_under_test = app or apps.image_app(workspace)
+        # the image the load generator starts from: its driver's (k6's, or a client JVM's)
+        self.loadgen_image = driver_for(self.app_under_test).image
         self.progress = progress
         self.initial_nodes = dict(nodes or {})
         # reuse: take a parked stack of the same kind if there is one, and park this one when
@@ -196,8 +200,11 @@ class Stack:
         or, reusing, a parked stack of the same kind, reset."""
         began = time.monotonic()
         self.image_ids = images.require_images(self.client)
-        other = sorted({c.image for c in self.initial_nodes.values()} - {images.WILDFLY})
-        if other:  # a node on another JDK's image: missing, it is named with set-up's command
+        # a node on another JDK's image, a client JVM's load generator: missing, it is named
+        # with set-up's command; its id is part of the stack's kind (stackpool.key)
+        other = sorted({c.image for c in self.initial_nodes.values()} - {images.WILDFLY}
+                       | ({self.loadgen_image} - {images.LOADGEN}))
+        if other:
             self.image_ids.update(images.require_images(self.client, other))
         swept = cleanup.sweep_dead_runs(self.client, spare=stackpool.spared_ids())
         if swept:
@@ -234,7 +241,7 @@ class Stack:
         self.progress(f"stack: starting {', '.join(self.config.databases)} (cpuset "
                       f"{self.config.db_cpuset}), load generator and "
                       f"{len(nodes)} app-server node(s) on network {self.network.name[:8]}")
-        self.loadgen = (LoadGenerator().on(self.network, "loadgen")
+        self.loadgen = (LoadGenerator(self.loadgen_image).on(self.network, "loadgen")
                         .with_cpuset(self.config.loadgen_cpuset)
                         .with_labels(self.scope.labels("loadgen")))
         self._start_together([*self._new_databases(), self.loadgen], nodes)
@@ -332,7 +339,7 @@ class Stack:
         self.network.name = self.network._network.name
         for cid in parked_databases:
             client.containers.get(cid).remove(force=True, v=True)
-        self.loadgen = LoadGenerator()
+        self.loadgen = LoadGenerator(self.loadgen_image)
         self.loadgen._container = client.containers.get(record["loadgen"])
         together(self._new_databases(), lambda database: database.start())
         self._take_nodes(record["nodes"], fitting)

@@ -20,7 +20,7 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from . import apps, images, layout, server_modules
+from . import apps, drivers, images, layout, server_modules
 from .recipe import Recipe, RecipeError, find_recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
@@ -57,6 +57,9 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     app = apps.load(recipe.workload.app, recipe.repo_root)
     if not app.built_in:  # the images' own app is an input of every stack
         roles[f"app {app.name}"] = app.inputs
+    driver = drivers.driver_for(app)
+    if driver.inputs:  # a load generator of its own (a client JVM's image); k6's is common
+        roles[f"driver {driver.name}"] = driver.inputs
     for folder in recipe.baseline.modules:
         roles[f"server-module {folder}"] = tuple(f"server-modules/{folder}/{name}"
                                                  for name in server_modules.INPUT_FILES)

@@ -18,6 +18,9 @@ from .management import PLATFORM_GC as GC
 from .management import PLATFORM_MEMORY as MEMORY
 
 IO_WORKER = [("subsystem", "io"), ("worker", "default")]
+# The EJB subsystem's default thread pool: where remote invocations run when its remote service
+# does not execute them in the io worker (execute-in-worker=false).
+EJB3_THREAD_POOL = [("subsystem", "ejb3"), ("thread-pool", "default")]
 
 
 def datasource_statistics(datasource: str, kind: str) -> list[tuple[str, str]]:
@@ -90,6 +93,7 @@ def _client_threads(stack, node, threads) -> dict:
 RUNTIME_SOURCES = {
     "datasource-pool": _app_datasource("pool"),
     "io-worker": _management_source(IO_WORKER),
+    "ejb3-thread-pool": _management_source(EJB3_THREAD_POOL),
     "statement-cache": _app_datasource("jdbc"),
     "jvm-memory": _management_source(MEMORY),
     "task-threads": _task_threads,
@@ -262,6 +266,9 @@ def _gauges(before: dict, after: dict) -> dict:
     if "client-threads" in after:  # the pool's figures at both edges
         out["client_threads"] = {"at_start": before.get("client-threads"),
                                  "at_end": after["client-threads"]}
+    if "ejb3-thread-pool" in after:  # the pool's figures at both edges (completed tasks grow)
+        out["ejb3_thread_pool"] = {"at_start": before.get("ejb3-thread-pool"),
+                                   "at_end": after["ejb3-thread-pool"]}
     if "broker" in after:  # each queue's counters at both edges (the broker's own figures)
         out["broker"] = after["broker"] if "error" in after["broker"] else {
             queue: {key: {"at_start": before.get("broker", {}).get(queue, {}).get(key),

@@ -73,6 +73,20 @@ stage_wildfly_libaio() {
   stage_on_wildfly wildfly-libaio "$1"
 }
 
+# The load generator of an app driven by a client JVM (driver "java-client"): the server image
+# for its JDK and WildFly's client library, with k6 copied from the k6 image.
+stage_java_client() {
+  local ctx="$1" id
+  stage_on_wildfly java-client "$ctx"
+  [[ -z "$STAGE_MISSING" ]] || return 0
+  id="$(docker image inspect -f '{{.Id}}' "$IMAGE_K6" 2>/dev/null || true)"
+  if [[ -z "$id" ]]; then
+    if checking; then STAGE_MISSING="$IMAGE_K6"; return 0; fi
+    die "$IMAGE_K6 is missing (the java-client image copies its k6)" "run bash scripts/setup.sh"
+  fi
+  STAGE_BUILD_ARGS+=("K6_IMAGE=$IMAGE_K6" "K6_IMAGE_ID=$id")
+}
+
 image_register db "$IMAGE_DB" stage_db
 image_register wildfly "$IMAGE_WILDFLY" stage_wildfly
 image_register k6 "$IMAGE_K6" stage_k6
@@ -85,3 +99,6 @@ image_register balancer tuninglab/haproxy:trixie stage_balancer
 image_register wildfly-next-jdk tuninglab/wildfly-next-jdk:39.0.1 stage_wildfly_next_jdk
 # The same for the images of change kind "node-image" (tuninglab/images.py, NODE_IMAGES).
 image_register wildfly-libaio tuninglab/wildfly-libaio:39.0.1 stage_wildfly_libaio
+# The same for the client JVM's load generator (tuninglab/images.py, CLIENT_JVM): only the
+# recipes whose app it drives change when it does.
+image_register java-client tuninglab/java-client:39.0.1 stage_java_client

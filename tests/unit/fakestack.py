@@ -274,6 +274,7 @@ class FakeDriver:
     the spec's mix (``rates``: by target node, so an arm's node decides its number)."""
 
     name = "fake"
+    image, inputs = images.LOADGEN, ()  # the common load generator
 
     def __init__(self, rates: dict[str, float] | None = None, default: float = 50.0):
         self.rates, self.default = rates or {}, default

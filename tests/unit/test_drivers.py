@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tuninglab import apps, drivers, load
+from tuninglab import apps, drivers, images, load
 from tuninglab.drivers.k6 import environment
 
 REPO = Path(__file__).resolve().parents[2]
@@ -21,6 +21,7 @@ class FakeDriver:
     stand-in for a tool, not for a measurement (nothing here is ever stored as a result)."""
 
     name = "fake"
+    image, inputs = images.LOADGEN, ()  # the common load generator
 
     def __init__(self):
         self.calls = []

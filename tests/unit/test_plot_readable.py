@@ -210,3 +210,15 @@ def test_compact_claim():
     assert first.endswith(" …") and "77.82 %" in first and len(first) <= 125
     words = results_table.compact_claim("word " * 60)
     assert words.endswith(" …") and len(words) <= 125
+
+
+def test_each_of_a_source_s_curves_is_drawn_scaled_to_the_point_it_names():
+    """The client-threads note's four JVMs on one axis with ours: each scaled so that its first
+    point meets our first (a load curve's single thread), or its maximum our maximum."""
+    result = _sweep([1, 2, 4], [100, 150, 160], ordered=True, name="threads")
+    result["source"] = {"curves": [
+        {"x": [1, 2, 4], "y": [400, 800, 1200], "label": "linear", "scale_to": "first"},
+        {"x": [1, 2, 4], "y": [50, 80, 40], "label": "peaked"}]}
+    drawn = {line.get_label(): list(line.get_ydata()) for line in plot.curve(result).axes[0].lines}
+    assert drawn["linear (scaled: its first point = ours)"] == [100, 200, 300]
+    assert drawn["peaked (scaled: its maximum = ours)"] == [100, 160, 80]

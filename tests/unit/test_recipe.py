@@ -219,7 +219,7 @@ def test_every_recipe_in_the_repository_is_valid():
          "workload.mix: 'defualt'; allowed: default, bulk (the keys of workloads/mixes.json)"),
         ('runtime = ["datasource-pool"]', 'runtime = ["datasource-pool", "threads"]',
          "metrics.runtime[1]: 'threads'; allowed: datasource-pool, statement-cache, io-worker, "
-         "jvm-memory, task-threads, database"),
+         "ejb3-thread-pool, jvm-memory, task-threads, database"),
         ('runtime = ["datasource-pool"]', 'runtime = ["jvm-memory", "jvm-memory"]',
          "metrics.runtime: ['jvm-memory', 'jvm-memory'] repeats an item"),
         ('primary = "throughput"', 'primary = "latency_p99"',

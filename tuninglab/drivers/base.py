@@ -8,6 +8,10 @@ class LoadDriver(Protocol):
     """Sends a LoadSpec's load from the stack's load-generator container (``client``)."""
 
     name: str  # as an app.toml names it; also the key of its version in the provenance
+    image: str  # what the load-generator container starts from (images.py)
+    # the repository paths its image is built from, when it is not the common k6 image (they
+    # are an input of the results of the apps it drives: staleness.role_inputs)
+    inputs: tuple[str, ...]
 
     def install(self, client, app) -> None:
         """Put what the app's load needs into the client (its script), before any window."""

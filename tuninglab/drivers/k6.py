@@ -6,6 +6,8 @@ import json
 import posixpath
 from pathlib import Path
 
+from .. import images
+
 __all__ = ["K6", "environment", "CONTRACT_MODULE"]
 
 # The summary contract as a module an app's script imports (k6_contract.js); installed beside
@@ -16,6 +18,8 @@ _CONTRACT = Path(__file__).with_name("k6_contract.js")
 
 class K6:
     name = "k6"
+    image = images.LOADGEN
+    inputs = ()  # the k6 image is one of every stack's
 
     def install(self, client, app) -> None:
         files = app.loadgen_files()  # none when the image holds the script
