@@ -175,15 +175,16 @@ def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | Non
     for deployment in app.deployments:  # each WAR of the app answers for itself
         spec = LoadSpec(app=app, mix=mix, model="smoke", parameters=app.smoke_parameters(),
                         target=target, deployment=deployment.name)
+        driver = driver_for(app)
         try:
-            metrics = load_metrics(driver_for(app).smoke(client, spec, rounds))
+            metrics = load_metrics(driver.smoke(client, spec, rounds))
         except (RuntimeError, ValueError, KeyError, TypeError) as error:
             # a script that fails, or prints no summary in the contract (k6_contract.js): the
             # app's input, named before anything is measured, not a defect of the lab
+            helps = getattr(driver, "contract_help", "docs/reference/own-application.md")
             raise SmokeTestFailed(
                 f"{app.name}'s load script ({app.script}) did not give the {app.driver} "
-                f"driver a summary in the lab's contract (import tuninglab-contract.js: "
-                f"docs/reference/own-application.md): {type(error).__name__}: "
+                f"driver a summary in the lab's contract ({helps}): {type(error).__name__}: "
                 f"{str(error)[-1500:]}") from None
         missing = [name for name in mix
                    if metrics["transactions"].get(name, {}).get("count", 0) == 0]

@@ -12,6 +12,7 @@ class LoadDriver(Protocol):
     # the repository paths its image is built from, when it is not the common k6 image (they
     # are an input of the results of the apps it drives: staleness.role_inputs)
     inputs: tuple[str, ...]
+    contract_help: str  # where a script that breaks the summary contract learns it
 
     def install(self, client, app) -> None:
         """Put what the app's load needs into the client (its script), before any window."""

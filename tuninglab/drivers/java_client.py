@@ -46,6 +46,7 @@ class JavaClient:
     name = "java-client"
     image = images.CLIENT_JVM
     inputs = ("images/java-client",)
+    contract_help = "its Main prints the summary after the marker: apps/remote's client"
 
     def install(self, client, app) -> None:
         """Put the client's jar in place and start its JVM (after stopping one a parked stack
@@ -54,8 +55,12 @@ class JavaClient:
         command = " ".join(["java", *CLIENT_JVM_OPTIONS, "-cp",
                             f"{app.script}:{CLIENT_LIBRARY}",
                             main_class(app.folder / app.workload), "serve", str(PORT)])
-        client.run(["bash", "-c", f'[ -f {PID} ] && kill "$(cat {PID})" 2>/dev/null; '
-                                  f'rm -f {PID}; sleep 0.2; true'])
+        # the one a parked stack may still run: stopped, and gone before the new one starts
+        # (a request between the two would reach the old one, or nothing)
+        client.run(["bash", "-c", f'p="$(cat {PID} 2>/dev/null)"; [ -n "$p" ] || exit 0; '
+                                  f'kill "$p" 2>/dev/null; for i in $(seq 50); do '
+                                  f'kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; '
+                                  f'kill -9 "$p" 2>/dev/null; rm -f {PID}; true'])
         client.get_wrapped_container().exec_run(
             ["bash", "-c", f"echo $$ > {PID}; exec {command} > {LOG} 2>&1"], detach=True)
         deadline = time.monotonic() + READY_S

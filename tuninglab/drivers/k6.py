@@ -20,6 +20,7 @@ class K6:
     name = "k6"
     image = images.LOADGEN
     inputs = ()  # the k6 image is one of every stack's
+    contract_help = "import tuninglab-contract.js: docs/reference/own-application.md"
 
     def install(self, client, app) -> None:
         files = app.loadgen_files()  # none when the image holds the script
