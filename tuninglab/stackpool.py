@@ -34,8 +34,9 @@ The JVMs stay warm. CI welcomes that (the quick profile makes no claim); the pub
 run of the same kind. The profile bounds how many runs a stack serves (``reuse_runs``) and how
 many stacks stay parked at once (``reuse_parked``: ``trim`` removes the ones parked longest
 ago), and may ask a run to measure with no other parked stack beside it (``reuse_alone``: the
-ones it does not take are removed). Each record lists the runs the stack served (``served``: recipe id and start,
-the name of the result file), and the run that takes it over stores them in its result.
+ones it does not take are removed). Each record lists the runs the stack served (``served``:
+recipe id and start, the name of the result file), and the run that takes it over stores them
+in its result.
 
 The pool is a folder of small JSON files under the cache folder, one per parked stack. A
 claim moves the file into ``claimed/``, its name prefixed with the claimant's process id
