@@ -214,6 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _interrupt)
     try:
         _run_queue(root, results_dir, state_path, queue, state, recipes, estimates, left)
+    except KeyboardInterrupt as stop:  # between runs or inside one: said, not a traceback
+        print(f"{stop or 'publish: stopped'}; the results committed so far stay; the rest: "
+              f"bash scripts/publish.sh --resume", file=sys.stderr)
+        return 130
     finally:  # a warm stack outlives its run only to serve the next one in this queue
         _clear_parked_stacks()
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",

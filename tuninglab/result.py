@@ -105,7 +105,9 @@ KEYS = {
                 "against the mean of the outer two; `blocks` numbers the units), or `turns` "
                 "in the one run of 2026-11-26 10:57 (pairs of consecutive turns)) or "
                 "`{kind, verdict, curves}` for sweeps and load curves (per curve: `points`, `best`, "
-                "`knee` or `saturation` and `latency_knee`, `against_best`, `headline`, `rule`, "
+                "`knee` or `saturation` (or `still_rising`: the highest load, when it is the "
+                "best and every lower load is measurably below it, so no plateau was seen) and "
+                "`latency_knee`, `against_best`, `headline`, `rule`, "
                 "`recommendation`); a sweep over a load (users or rate) adds `load_curves`, one "
                 "load curve per value (a ladder's configurations over the users)",
     "trials": "every trial, used or not: `{index, block, period, turn (the arms' turns on a "

@@ -259,9 +259,9 @@ def trim(client, keep: int) -> list[str]:
     """Remove the stacks parked longest ago until at most ``keep`` are parked (0: no limit);
     returns what was removed. Every parked stack holds its JVMs' memory (a node keeps about a
     gigabyte of heap it once touched): on 29 November 2026 the notebooks of one test command
-    had parked 20 stacks, 31 containers beside the running one, and Docker took more than 60 s to
-    start a container (two-databases-more-cpu failed CI twice so). A stack parked again goes to
-    the back: the kinds used most stay."""
+    had parked 20 stacks (a repeat run read 31 containers and 10 GB in use at the seventh), and
+    Docker took more than 60 s to start a container (two-databases-more-cpu failed CI twice
+    so). A stack parked again goes to the back: the kinds used most stay."""
     if not keep:
         return []
     parked = sorted(_folder().glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))

@@ -407,6 +407,26 @@ def test_load_curve_saturation_latency_knee_and_the_fall_past_saturation():
     assert "past saturation throughput falls" in curve["recommendation"]
 
 
+def test_a_load_curve_still_rising_at_its_highest_load_is_not_said_to_plateau_there():
+    """The client-threads curves (29 November 2026): the best at 16 threads, every lower level
+    more than 5 % below it. The highest load is within the margin of the best only because it
+    is the best; the sentence says the curve was still rising, and no saturation is marked."""
+    recipe = _recipe()
+    from dataclasses import replace
+    from tuninglab.recipe import LoadLevels
+    recipe = replace(recipe, load_levels=LoadLevels("users", (1, 2, 4, 8, 16)))
+    plan = compile_plan(recipe, switch="runtime")
+    true = {"users=1": 6000.0, "users=2": 10000.0, "users=4": 14000.0, "users=8": 16900.0,
+            "users=16": 19000.0}
+    [curve] = analyse(recipe, plan, _run(plan, true, blocks=6, noise=0.005))["curves"]
+    assert curve["saturation"] is None and curve["still_rising"] == "users=16"
+    assert curve["recommendation"].startswith(
+        "No plateau within the loads tried: throughput was still rising at the highest, users 16")
+    flat = {**true, "users=16": 17000.0}  # within 5 % of 8 users: a plateau from 8
+    [curve] = analyse(recipe, plan, _run(plan, flat, blocks=6, noise=0.005))["curves"]
+    assert curve["saturation"] == "users=8" and curve["still_rising"] is None
+
+
 # --------------------------------------------------------------------------- small pieces
 
 

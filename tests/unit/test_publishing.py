@@ -177,3 +177,26 @@ def test_stopping_a_notebook_interrupts_a_kernel_that_runs_in_a_session_of_its_o
     publishing.stop_tree(process, grace_s=10)
     assert marker.read_text() == "cleaned up"
     assert process.poll() is not None and not publishing._alive(kernel_pid)
+
+
+def test_a_queue_stopped_by_a_signal_says_so_clears_its_stack_and_leaves_no_traceback(
+        monkeypatch, capsys, tmp_path):
+    """Stopped while it waited for a quiet host (29 November 2026), the queue ended in a
+    traceback; now it says how to resume, still removes its parked stack, and exits 130."""
+    cleared = []
+    monkeypatch.setattr(publishing, "_clean_tree", lambda root: True)
+    monkeypatch.setattr(publishing, "_clear_parked_stacks", lambda: cleared.append(True))
+    monkeypatch.setattr(publishing, "STATE", str(tmp_path / "queue.json"))
+
+    def stopped(*args):
+        publishing._interrupt(2, None)
+    monkeypatch.setattr(publishing, "_run_queue", stopped)
+    try:
+        assert publishing.main(["aa-noise"]) == 130
+    finally:
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    assert cleared == [True]
+    assert ("publish: stopped by signal 2; the results committed so far stay; the rest: "
+            "bash scripts/publish.sh --resume") in capsys.readouterr().err

@@ -117,9 +117,16 @@ def read_load(points: list[dict], against_best: dict[str, dict], *, best: str,
     falls = None
     if last is not None and last["arm"] != best:
         falls = ranks[last["arm"]]
-    return {"ranks": ranks, "margin": margin, "saturation": first["arm"] if first else None,
-            "saturation_firm": bool(first) and not undecided,
-            "undecided_below": [p["arm"] for p in undecided], "falls": falls}
+    # The best at the highest load tried, every lower load measurably below it: the curve was
+    # still rising where the run stopped. That load is "within the margin of the best" only
+    # because it is the best; calling it the plateau (as this rule did until 29 November 2026,
+    # for the client-threads curves) said more than the run showed.
+    rising = first is not None and first is last and len(usable) > 1 and not undecided
+    return {"ranks": ranks, "margin": margin,
+            "saturation": first["arm"] if first and not rising else None,
+            "saturation_firm": bool(first) and not undecided and not rising,
+            "undecided_below": [p["arm"] for p in undecided], "falls": falls,
+            "still_rising": last["arm"] if rising else None}
 
 
 def reread(result: dict, reading: dict | None = None) -> dict:
@@ -347,7 +354,7 @@ def _reread_load(curve: dict, margin: float) -> None:
 def load_fields(read: dict) -> dict:
     """What a load curve stores of ``read_load``'s reading (the engine's and the site's)."""
     return {"ranks": read["ranks"], "margin": read["margin"], "saturation": read["saturation"],
-            "saturation_firm": read["saturation_firm"],
+            "saturation_firm": read["saturation_firm"], "still_rising": read["still_rising"],
             "falls_past_saturation": read["falls"] == WORSE, "rule": load_rule(read["margin"])}
 
 
@@ -366,7 +373,12 @@ def load_sentence(curve: dict, read: dict) -> str:
     p99 = {p["arm"]: p for p in curve.get("latency_p99") or []}
     margin = read["margin"]
     sat = read["saturation"]
-    if sat is None:
+    if read.get("still_rising"):
+        top = tput[read["still_rising"]]
+        parts = [f"No plateau within the loads tried: throughput was still rising at the "
+                 f"highest, {label} {_value_text(top['load'][key])} ({top['mean']:,.0f} tx/s); "
+                 f"every lower load was more than {pct(margin)} below it"]
+    elif sat is None:
         parts = ["No saturation point was found"]
     elif read["saturation_firm"]:
         parts = [f"Throughput reaches its plateau (within {pct(margin)} of the best) at {label} "

@@ -298,6 +298,7 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
     for p in curve.get("points", []):
         marks = [w for w, key in (("best", "best"), ("recommended", "recommended"),
                                   ("saturation", "saturation"),
+                                  ("still rising", "still_rising"),
                                   ("latency knee", "latency_knee")) if curve.get(key) == p["arm"]]
         rank = ranks.get(p["arm"])
         if rank in ("equivalent", "worse", "cannot tell"):

@@ -152,7 +152,9 @@ def _ours(result: dict) -> tuple[str, str]:
                         c.get("status"), "**no recommendation**")
         else:
             sat = by_arm.get(c.get("saturation") or "")
-            text = f"**saturation: {sat['label'] if sat else '—'}**"
+            rising = by_arm.get(c.get("still_rising") or "")  # no plateau within the loads
+            text = (f"**still rising at {rising['label']}**" if rising
+                    else f"**saturation: {sat['label'] if sat else '—'}**")
         h = c.get("headline")
         if h:
             text += f"; best vs reference {nowrap(fmt_delta(h['delta'], h['ci_low'], h['ci_high']))}"
