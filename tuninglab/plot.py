@@ -179,7 +179,8 @@ def curve(result: dict, found: list[dict] | None = None):
                 axes[1].annotate("latency knee", (_x(point), point["mean"]), fontsize=8,
                                  xytext=(4, 4), textcoords="offset points")
     source = result.get("source") or {}
-    for i, theirs in enumerate(filter(None, [source.get("curve"), *(source.get("curves") or ())])):
+    sources = [c for c in [source.get("curve"), *(source.get("curves") or ())] if c]
+    for i, theirs in enumerate(sources):
         _source_points(axes[0], found[0], theirs, SOURCE_MARKERS[i % len(SOURCE_MARKERS)])
     x_name = (found[0].get("key") or "load").replace("_", " ")
     unit = ""
@@ -206,9 +207,16 @@ def curve(result: dict, found: list[dict] | None = None):
     if load_curve:
         axes[1].set_ylabel("p99 latency (ms)")
         axes[1].set_title("p99 latency")
-    if len(found) > 1 or source:
-        axes[0].legend(fontsize=8)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    if len(labels) > 3:  # a source's several curves: a legend below the axes, not over them
+        extra = 0.2 * len(labels)  # inches, a line each
+        fig.set_size_inches(fig.get_figwidth(), fig.get_figheight() + extra)
+        fig.legend(handles, labels, loc="lower left", fontsize=7, frameon=False)
+        fig.tight_layout(rect=(0, (extra + 0.1) / fig.get_figheight(), 1, 1))
+    else:
+        if len(found) > 1 or sources:
+            axes[0].legend(fontsize=8)
+        fig.tight_layout()
     for ax in axes:
         _fit_tick_labels(ax)
     return fig
