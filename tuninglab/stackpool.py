@@ -169,7 +169,7 @@ def _take(path: Path, runs: int = 0) -> dict | None:
     if found is None or not may_serve(found, runs):
         return None
     _claimed().mkdir(parents=True, exist_ok=True)
-    taken = _claimed() / f"{os.getpid()}-{path.name}"
+    taken = _claimed_path(path)
     try:
         os.rename(path, taken)
     except OSError:
@@ -218,6 +218,11 @@ def _near(common: str, wanted: dict[str, str], runs: int = 0,
         if fits:
             out.append((fits, path))
     return out
+
+
+def _claimed_path(path: Path) -> Path:
+    """Where this process holds a parked stack's file it claimed (``_take``)."""
+    return _claimed() / f"{os.getpid()}-{path.name}"
 
 
 def _read(path: Path) -> dict | None:
@@ -270,7 +275,7 @@ def trim(client, keep: int) -> list[str]:
         record = _take(path)  # claimed first, so no other run takes it while it goes
         if record is not None:
             removed += _remove(client, record)
-            _claimed().joinpath(f"{os.getpid()}-{path.name}").unlink(missing_ok=True)
+            _claimed_path(path).unlink(missing_ok=True)
     return removed
 
 

@@ -101,6 +101,9 @@ RUNTIME_SOURCES = {
     "broker": _broker_queues,
     "client-threads": _client_threads,
 }
+# The thread pools whose figures a window keeps at its start and at its end: the broker's
+# client threads, and the EJB subsystem's pool (its completed tasks prove it ran the calls).
+POOLS_AT_BOTH_EDGES = ("client-threads", "ejb3-thread-pool")
 TASK_THREAD = "default task-"  # the default worker's task threads, as the kernel names them
 
 
@@ -263,12 +266,9 @@ def _gauges(before: dict, after: dict) -> dict:
     if "task-threads" in after:
         out["task_threads"] = {"at_start": before.get("task-threads", {}).get("alive"),
                                "at_end": after["task-threads"].get("alive")}
-    if "client-threads" in after:  # the pool's figures at both edges
-        out["client_threads"] = {"at_start": before.get("client-threads"),
-                                 "at_end": after["client-threads"]}
-    if "ejb3-thread-pool" in after:  # the pool's figures at both edges (completed tasks grow)
-        out["ejb3_thread_pool"] = {"at_start": before.get("ejb3-thread-pool"),
-                                   "at_end": after["ejb3-thread-pool"]}
+    for pool in POOLS_AT_BOTH_EDGES:  # a pool's figures at both edges (its counters grow)
+        if pool in after:
+            out[pool.replace("-", "_")] = {"at_start": before.get(pool), "at_end": after[pool]}
     if "broker" in after:  # each queue's counters at both edges (the broker's own figures)
         out["broker"] = after["broker"] if "error" in after["broker"] else {
             queue: {key: {"at_start": before.get("broker", {}).get(queue, {}).get(key),

@@ -36,10 +36,11 @@ PORT = 7070  # the client's own, on the container's loopback
 LOG = "/tmp/tl-client.log"  # the client JVM's output, shown when it does not answer
 PID = "/tmp/tl-client.pid"
 READY_S = 30  # how long a new client JVM may take to listen
-# One request: connect to the client, send its line, print what it answers (bash's /dev/tcp:
-# no other tool is needed in the image, and nothing heavier than bash runs beside the client).
-_REQUEST = ('exec 3<>/dev/tcp/127.0.0.1/{port} || exit 3; printf "%s\\n" "$1" >&3; '
-            'cat <&3')
+# A connection to the client (bash's /dev/tcp: no other tool is needed in the image, and
+# nothing heavier than bash runs beside the client); a request sends its line on it and prints
+# what the client answers.
+_CONNECT = f"exec 3<>/dev/tcp/127.0.0.1/{PORT}"
+_REQUEST = _CONNECT + ' || exit 3; printf "%s\\n" "$1" >&3; cat <&3'
 
 
 class JavaClient:
@@ -65,8 +66,7 @@ class JavaClient:
             ["bash", "-c", f"echo $$ > {PID}; exec {command} > {LOG} 2>&1"], detach=True)
         deadline = time.monotonic() + READY_S
         while time.monotonic() < deadline:
-            probe = client.get_wrapped_container().exec_run(
-                ["bash", "-c", f"exec 3<>/dev/tcp/127.0.0.1/{PORT}"])
+            probe = client.get_wrapped_container().exec_run(["bash", "-c", _CONNECT])
             if probe.exit_code == 0:
                 return
             time.sleep(0.3)
@@ -89,8 +89,8 @@ class JavaClient:
 
     def _request(self, client, env: dict[str, str]) -> dict:
         try:
-            return client.summary_run(["bash", "-c", _REQUEST.format(port=PORT), "request",
-                                       request_line(env)], {}, self.name)
+            return client.summary_run(["bash", "-c", _REQUEST, "request", request_line(env)],
+                                      {}, self.name)
         except RuntimeError as error:
             raise RuntimeError(f"{error}; the client JVM's output: {self._log(client)}") from None
 
