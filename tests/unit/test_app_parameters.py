@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tuninglab import apps, load
-from tuninglab.drivers.k6 import environment
+from tuninglab.drivers.load_environment import environment
 from tuninglab.recipe import RecipeError, load_recipe, recipe_schema
 
 REPO = Path(__file__).resolve().parents[2]

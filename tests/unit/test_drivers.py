@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tuninglab import apps, drivers, images, load
-from tuninglab.drivers.k6 import environment
+from tuninglab.drivers.load_environment import environment
 
 REPO = Path(__file__).resolve().parents[2]
 

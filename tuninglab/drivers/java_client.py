@@ -23,7 +23,7 @@ import time
 import zipfile
 
 from .. import images
-from .k6 import environment
+from .load_environment import environment
 
 __all__ = ["JavaClient", "CLIENT_JVM_OPTIONS", "main_class", "request_line"]
 

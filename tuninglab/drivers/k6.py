@@ -2,13 +2,13 @@
 summary follows a marker in its output (containers.LoadGenerator.k6_run)."""
 from __future__ import annotations
 
-import json
 import posixpath
 from pathlib import Path
 
 from .. import images
+from .load_environment import environment
 
-__all__ = ["K6", "environment", "CONTRACT_MODULE"]
+__all__ = ["K6", "CONTRACT_MODULE"]
 
 # The summary contract as a module an app's script imports (k6_contract.js); installed beside
 # every app script the driver installs, under this name.
@@ -37,19 +37,3 @@ class K6:
     def version(self, client) -> str:
         return client.k6_version()
 
-
-def environment(spec, seconds: int) -> dict[str, str]:
-    """The variables an app's k6 script reads (workloads/mix.js documents them)."""
-    env = {"BASE_URL": spec.base_url, "MIX": json.dumps(spec.mix), "MODEL": spec.model,
-           "USERS": str(spec.users), "THINK_MS": str(spec.think_time_ms),
-           "WARMUP_S": "0", "TRIAL_S": str(seconds),
-           # the app's workload parameters, its defaults where the spec sets none
-           **{name.upper(): str(value) for name, value in
-              {**spec.app.parameter_defaults(), **spec.parameters}.items()},
-           "SCALE": str(spec.scale), "STREAM": str(spec.stream),
-           "STREAMS": str(spec.streams),
-           "REQUESTS_PER_CONNECTION": str(spec.requests_per_connection)}
-    if spec.model == "open":
-        env["RATE"] = str(int(spec.rate))
-        env["MAX_USERS"] = str(spec.max_users or 200)
-    return env
