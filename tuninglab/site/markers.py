@@ -4,6 +4,8 @@ so a page can show them):
 - ``<!-- result: <recipe-id> -->``: the "What we measured" block of that recipe;
 - ``<!-- runs: <recipe-id> -->``: every published run of that recipe, one row each;
 - ``<!-- warmups: <recipe-id> -->``: every node's warm-up in those runs, one row each;
+- ``<!-- parts: <a> + <b> = <both> -->``: two recipes of one change each beside the recipe that
+  makes both, and whether the parts add up (parts_table.py);
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
@@ -52,6 +54,7 @@ PAGE_BLOCKS = {
 }
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups|catalogue):\s*(?P<id>[A-Za-z0-9._-]+)"
+    r"|parts:\s*(?P<parts>[A-Za-z0-9._ +=-]+?)"
     r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
@@ -87,7 +90,9 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
         match = _MARKER.match(line)
         if not match:
             continue
-        if match.group("result") == "catalogue":  # one source's experiments, not a recipe's
+        if match.group("parts"):
+            found.append((index, "parts", match.group("parts")))
+        elif match.group("result") == "catalogue":  # one source's experiments, not a recipe's
             found.append((index, "catalogue-of", match.group("id")))
         elif match.group("result"):
             found.append((index, match.group("result"), match.group("id")))
@@ -115,6 +120,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = runs_table.render(site, recipe_id, page)
         elif kind == "warmups":
             block = warmups_table.render(site, recipe_id, page)
+        elif kind == "parts":  # its "id" is the marker's a + b = both
+            block = _module("parts_table").render(site, recipe_id, page)
         elif kind == "catalogue-of":  # its "id" is a source document
             block = _module("catalogue").render_document(site, page, recipe_id)
         else:
