@@ -232,3 +232,18 @@ def test_read_stored_leaves_the_stored_numbers_alone():
     read = read_stored(stored)
     assert json.dumps(stored, sort_keys=True) == before
     assert read["agreement"] == "no direction claimed"
+
+
+def test_a_count_stored_without_its_unit_is_read_as_a_count_not_a_share():
+    """ecperf-sorted-access stored its database counts with no unit, which the formatter read
+    as shares: 0.021 rollbacks a transaction printed as "2.13 pp"."""
+    from tuninglab.numbers import fmt_delta
+    entry = {"delta": -0.021, "ci_low": -0.035, "ci_high": -0.008, "delta_kind": "absolute",
+             "unit": ""}
+    stored = {"analysis": {"comparisons": [{"metrics": {"db_rollbacks_per_tx": entry}}]},
+              "verdict": "better"}
+    read = read_stored(stored)["analysis"]["comparisons"][0]["metrics"]["db_rollbacks_per_tx"]
+    assert read["unit"] == "rollbacks per tx"
+    assert entry["unit"] == ""  # the stored result is left alone
+    shown = fmt_delta(read["delta"], read["ci_low"], read["ci_high"], "absolute", read["unit"])
+    assert "pp" not in shown and shown.startswith(f"{MINUS}0.02")

@@ -125,8 +125,13 @@ def read_stored(result: dict, recipe: Recipe | None = None) -> dict:
     """A copy of a stored result read by today's rules: every curve's ranks and advice
     (advice.py) with the recipe's reading keys, and ``agreement``, the one word for our result
     against the recipe's claim (agreement.py). Without a recipe, the claim and keys the result
-    stored are used. The stored numbers are not changed."""
+    stored are used. The stored numbers are not changed; a metric stored without its unit (one
+    measured before UNITS named it) gets today's, so a count is not printed as a share."""
     out = copy.deepcopy(result)
+    for comparison in (out.get("analysis") or {}).get("comparisons") or []:
+        for name, entry in (comparison.get("metrics") or {}).items():
+            if not entry.get("unit") and UNITS.get(name):
+                entry["unit"] = UNITS[name]
     reading, claim = {}, {}
     if recipe is not None:
         reading = {"margin": recipe.metrics.margin}
