@@ -53,8 +53,8 @@ class Parts:
             return (f"Together the changes gave less than their parts predict: the interaction "
                     f"is {span}.")
         return (f"Together the changes measured as their parts predict: the interaction, "
-                f"{span}, includes no change, so no interaction larger than its interval was "
-                f"shown.")
+                f"{span}, includes no change, though one as large as its interval's ends is "
+                f"not ruled out.")
 
 
 def log_effect(entry: dict) -> LogEffect:
