@@ -60,19 +60,23 @@ class FakeSite:
         return None if found is None else (None, found)
 
 
-def stored(change: float, metric: str = "throughput") -> dict:
+def stored(change: float, metric: str = "throughput", confidence: float = 0.95) -> dict:
     return {"primary_metric": metric, "verdict": "better",
-            "analysis": {"comparisons": [{"metrics": {metric: entry(change, 0.04)}}]}}
+            "analysis": {"comparisons": [{"metrics": {metric: entry(change, 0.04,
+                                                                   confidence=confidence)}}]}}
 
 
 def test_the_page_table_reads_the_three_newest_results():
-    site = FakeSite({"a": stored(0.02), "b": stored(0.05), "ab": stored(0.07)})
+    site = FakeSite({"a": stored(0.02), "b": stored(0.05, confidence=0.978), "ab": stored(0.07)})
     page = expand_markers("# T\n\n<!-- parts: a + b = ab -->\n", "thesis/x.md", site)
     assert "| the first change alone | `a` | +2.0 % [" in page
+    assert "] | 95 % |" in page
     assert "| what the parts predict for both, (1 + a)(1 + b) − 1 | | +7.1 % [" in page
+    assert "] | 95 %, combined |" in page
     assert "| both changes, measured | `ab` | +7.0 % [" in page
     assert "interaction: both, against the prediction" in page
     assert "as their parts predict" in page
+    assert "] | 97.8 % |" in page  # a run stopped at a look keeps its look's level
 
 
 def test_a_missing_or_unlike_result_is_said_not_computed():

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 from .. import stats
+from ..numbers import fmt_delta
 
 __all__ = ["LogEffect", "Parts", "log_effect", "combine"]
 
@@ -45,7 +46,7 @@ class Parts:
     def reading(self) -> str:
         """One sentence: whether the pair measured as its parts predict."""
         change, low, high = self.interaction.interval()
-        span = f"{change * 100:+.1f} % [{low * 100:+.1f}, {high * 100:+.1f}]"
+        span = fmt_delta(change, low, high)
         if low > 0:
             return (f"Together the changes gave more than their parts predict: the interaction "
                     f"is {span}.")
