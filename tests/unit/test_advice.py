@@ -247,3 +247,17 @@ def test_a_count_stored_without_its_unit_is_read_as_a_count_not_a_share():
     assert entry["unit"] == ""  # the stored result is left alone
     shown = fmt_delta(read["delta"], read["ci_low"], read["ci_high"], "absolute", read["unit"])
     assert "pp" not in shown and shown.startswith(f"{MINUS}0.02")
+
+
+def test_a_value_whose_cheaper_values_failed_is_not_called_the_cheapest_tried():
+    """datasource-pool-nested-transactions (29 November 2026): pools of 8, 12 and 16 failed
+    requests and only 32 served cleanly; the sentence said 32 was "the cheapest value tried"."""
+    points = _points((8, 12, 16, 32), [0.25, 981.7, 1009.0, 1334.0])
+    for p in points[:3]:
+        p["failed"] = True
+    read = advice.read_sweep(points, {"32": BEST}, best="32", higher_is_better=True,
+                             cheaper="lower", margin=0.05, name="pool", unit="connections")
+    assert read["recommended"] == "32"
+    assert "cheapest value tried" not in read["recommendation"]
+    assert ("every cheaper value failed requests (8 connections, 12 connections and "
+            "16 connections)") in read["recommendation"]

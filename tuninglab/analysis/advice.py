@@ -215,6 +215,8 @@ def _cheapest(points, ranks, best, cheaper, w: _Words) -> dict:
     arms = [p["arm"] for p in ordered]
     pick = next(a for a in arms if ranks[a] in (BEST, EQUIVALENT))
     cheaper_ones = arms[:arms.index(pick)]
+    every = [p["arm"] for p in cheap_first(points, cheaper)]
+    failed = [a for a in every[:every.index(pick)] if ranks[a] == ERRORS]
     unknown = [a for a in cheaper_ones if ranks[a] == UNKNOWN]
     undecided = [a for a in cheaper_ones if ranks[a] == CANNOT_TELL]
     worse = [a for a in cheaper_ones if ranks[a] == WORSE]
@@ -245,10 +247,14 @@ def _cheapest(points, ranks, best, cheaper, w: _Words) -> dict:
     if pick != best:
         why = (f"the cheapest value shown within {pct(w.margin)} of the best "
                f"({w.value(best)}): {w.delta(pick)}")
-    elif not cheaper_ones:
+    elif not cheaper_ones and not failed:
         why = f"the cheapest value tried gave the best {w.metric}"
+    elif not cheaper_ones:  # every cheaper value failed requests: no rank, and not "cheapest"
+        why = (f"it gave the best {w.metric}, and every cheaper value failed requests "
+               f"({w.listing(failed, False)})")
     else:
-        why = f"it gave the best {w.metric}, and every cheaper value was measurably worse"
+        why = (f"it gave the best {w.metric}, and every cheaper value was measurably worse"
+               + (f" or failed requests ({w.listing(failed, False)})" if failed else ""))
     tail = ""
     if undecided:
         tail = (f"; {w.listing(undecided, False)}, cheaper still, could not be shown within "
