@@ -354,7 +354,11 @@ def curves(result: dict) -> list[dict]:
 def interval_level(result: dict) -> str:
     """The level of the stored intervals as text ("95 %"; a sequential run that stopped at a
     look stores its intervals at that look's level, e.g. "99.4 %")."""
-    level = (result.get("design") or {}).get("confidence", 0.95)
+    return level_text((result.get("design") or {}).get("confidence", 0.95))
+
+
+def level_text(level: float) -> str:
+    """A confidence level as text: "95 %", or "97.9 %" for a look's level."""
     return "95 %" if abs(level - 0.95) < 5e-4 else f"{level * 100:.1f} %"
 
 

@@ -47,19 +47,14 @@ def render(site, spec: str, page: str) -> str:
                                                    "both changes, measured"), entries):
         rows.append(f"| {label} | {code(recipe_id)} | "
                     f"{fmt_delta(entry['delta'], entry['ci_low'], entry['ci_high'])} | "
-                    f"{_level(entry)} |")
+                    f"{results.level_text(entry.get('confidence', combining.LEVEL))} |")
     combined = f"{combining.LEVEL * 100:.0f} %, combined"
     rows.insert(4, f"| what the parts predict for both, (1 + a)(1 + b) − 1 | | "
                    f"{fmt_delta(*found.predicted.interval())} | {combined} |")
     rows.append(f"| interaction: both, against the prediction | | "
                 f"{fmt_delta(*found.interaction.interval())} | {combined} |")
     note = ("Each measured row comes from a run of its own, at the level its run stored (a "
-            "run that stopped at a look keeps that look's level). The prediction and the interaction combine "
-            "the runs' intervals as independent errors on the log-ratio scale (a normal "
+            "run that stopped at a look keeps that look's level). The prediction and the "
+            "interaction combine the runs' intervals as independent errors on the log-ratio scale (a normal "
             "approximation), so they are only as firm as the three runs together.")
     return "\n".join(rows + ["", found.reading() + " " + note, ""])
-
-
-def _level(entry: dict) -> str:
-    level = entry.get("confidence", combining.LEVEL)
-    return "95 %" if abs(level - 0.95) < 5e-4 else f"{level * 100:.1f} %"
