@@ -496,6 +496,11 @@ def measured_hash(recipe: Recipe, *, every_profile: bool = False,
                     section[key] = reading[(table, key)]
             if not section and reading is None:
                 del data[table]
+        # A ladder takes an adopted recipe's change, never its profiles (how long that recipe
+        # measures its own A/B run): eight periods for datasource-max-pool-size staled the
+        # ladder's result on 29 November 2026 under the rule that kept them.
+        if not own and reading is None and not every_profile:
+            data.pop("profiles", None)
         if not every_profile and "profiles" in data:
             data["profiles"] = {name: table for name, table in data["profiles"].items()
                                 if name == PUBLISHED_PROFILE}

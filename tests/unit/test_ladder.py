@@ -137,6 +137,17 @@ def test_an_adopted_recipes_change_makes_the_ladder_stale(repo):
     assert measured_hash(load_recipe(recipe.folder)) != before
 
 
+def test_an_adopted_recipes_profiles_leave_the_ladder_as_it_is(repo):
+    # The ladder measures an adopted recipe's change, not how long that recipe's own run is.
+    recipe, _, _ = _bound(repo)
+    before = measured_hash(recipe)
+    toml = repo / "recipes" / "guide" / "hibernate-batch-inserts" / "recipe.toml"
+    text = toml.read_text()
+    assert "[profiles.full]\nblocks = 16\nperiods = 8\n" in text
+    toml.write_text(text.replace("blocks = 16\nperiods = 8", "blocks = 12\nperiods = 6"))
+    assert measured_hash(load_recipe(recipe.folder)) == before
+
+
 @pytest.mark.parametrize("old, new, message", [
     ('adopts = ["production-like-configuration"]\n\n[[change.rungs]]\nname = "plus',
      'adopts = ["no-such-recipe"]\n\n[[change.rungs]]\nname = "plus',
