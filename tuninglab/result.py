@@ -43,9 +43,12 @@ KEYS = {
                       "`error_rate` (a change whose expected outcome is failed requests)",
     "expected": "the direction the source leads us to expect: `better`, `worse`, `no-change`, "
                 "`none`",
-    "agrees_with_source": "`true` (agrees) or `false` (disagrees); `null` otherwise",
+    "agrees_with_source": "`true` (agrees, in size or in direction only) or `false` "
+                          "(disagrees); `null` otherwise",
     "agreement": "our result against the source's claim as the run read it: `agrees`, "
-                 "`disagrees`, `cannot tell`, `no direction claimed` or `not comparable` "
+                 "`agrees in direction, smaller than claimed`, `agrees in direction, larger "
+                 "than claimed`, `disagrees`, `cannot tell`, `no direction claimed` or "
+                 "`not comparable` "
                  "(analysis/agreement.py); the site reads it anew with the recipe's current claim",
     "source": "`{document, section, table, claim, effect, contrast, curve, curves}` from the "
               "recipe; `contrast` names a sweep's comparison the claim is about; `curve` holds "
@@ -164,6 +167,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
           analysis, validity, provenance, periods=(), switches=(), mirrored=False,
           profiled_pass=None) -> dict:
     from .analysis import agreement
+    from .analysis.agreement import in_direction
     verdict = analysis.get("verdict") if validity["valid"] else "invalid"
     src = recipe.source
     out = {
@@ -214,7 +218,7 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
     }
     word = agreement(out, contrast=src.contrast, margin=recipe.metrics.margin)
     out["agreement"] = word
-    out["agrees_with_source"] = {"agrees": True, "disagrees": False}.get(word)
+    out["agrees_with_source"] = True if in_direction(word) else {"disagrees": False}.get(word)
     return out
 
 

@@ -126,7 +126,7 @@ def test_ab_block_of_a_format_1_result(result):
     assert md.startswith("![")
     assert "(../figures/fixture-pool.png)" in md
     assert "**Verdict: better**, throughput +51.6 % [+50.9, +52.2] (95 % interval)" in text
-    assert "agrees with the source" in text
+    assert "; against the source: agrees." in text
     assert "- **Run:** 2030-01-01 00:00 UTC, profile full, 2 arms, 5 blocks of 15 s settling + 30 s measured" in text
     assert "- **Host:** Fixture CPU @ 2.00GHz, 2 CPUs" in text
     assert "- **Commit:** `f1x7ure00000`" in text

@@ -195,6 +195,14 @@ def _ab(expected, delta, low, high, effect=None, metric="throughput"):
 
 def test_agreement_words():
     assert agreement(_ab("better", 0.1, 0.05, 0.15)) == "agrees"
+    # on the claimed side, but the source's own figure lies outside the interval
+    assert agreement(_ab("better", 0.1, 0.05, 0.15, effect=0.12)) == "agrees"
+    assert agreement(_ab("better", 0.033, 0.006, 0.061, effect=1.902)) == \
+        "agrees in direction, smaller than claimed"
+    assert agreement(_ab("better", 0.42, 0.30, 0.55, effect=0.0233)) == \
+        "agrees in direction, larger than claimed"
+    assert agreement(_ab("worse", -0.08, -0.10, -0.06, effect=-0.30)) == \
+        "agrees in direction, smaller than claimed"
     assert agreement(_ab("better", -0.1, -0.15, -0.05)) == "disagrees"
     # no significant change, but a gain of the claimed kind is not ruled out
     assert agreement(_ab("better", 0.04, -0.01, 0.09)) == "cannot tell"

@@ -13,7 +13,10 @@ A recipe states the claim in a form this module can test (``[source]``):
 The words:
 
 - **agrees**: our interval lies on the side the source claims (or, for ``no-change``, within
-  the margin of zero);
+  the margin of zero), and contains the source's own figure where it gives one;
+- **agrees in direction, smaller than claimed** and **... larger than claimed**: our interval
+  lies on the claimed side but leaves the source's figure out (pool-and-log-file-off read
+  +3.3 % [+0.6, +6.1] against the thesis's +190 %: one word "agrees" said more than the run);
 - **disagrees**: our interval lies on the other side; or it rules out an effect in the claimed
   direction as large as the margin (or the source's own figure, if smaller): "no effect of
   the claimed kind here"; for ``no-change``, a significant effect either way;
@@ -26,12 +29,14 @@ from __future__ import annotations
 from .. import stats
 from .advice import DEFAULT_MARGIN, cheap_first
 
-__all__ = ["AGREES", "DISAGREES", "CANNOT_TELL", "NO_DIRECTION", "NOT_COMPARABLE", "WORDS",
-           "CONTRASTS", "agreement", "tested"]
+__all__ = ["AGREES", "SMALLER", "LARGER", "DISAGREES", "CANNOT_TELL", "NO_DIRECTION",
+           "NOT_COMPARABLE", "WORDS", "CONTRASTS", "agreement", "in_direction", "tested"]
 
 AGREES, DISAGREES, CANNOT_TELL = "agrees", "disagrees", "cannot tell"
+SMALLER = "agrees in direction, smaller than claimed"
+LARGER = "agrees in direction, larger than claimed"
 NO_DIRECTION, NOT_COMPARABLE = "no direction claimed", "not comparable"
-WORDS = (AGREES, DISAGREES, CANNOT_TELL, NO_DIRECTION, NOT_COMPARABLE)
+WORDS = (AGREES, SMALLER, LARGER, DISAGREES, CANNOT_TELL, NO_DIRECTION, NOT_COMPARABLE)
 CONTRASTS = ("best-vs-reference", "best-vs-cheapest")
 
 
@@ -48,6 +53,11 @@ def agreement(result: dict, *, expected: str | None = None, effect: float | None
     if entry is None or entry.get("ci_low") is None or entry.get("ci_high") is None:
         return NOT_COMPARABLE
     return _word(expected, entry, effect, margin)
+
+
+def in_direction(word: str) -> bool:
+    """Whether the word says our interval lies on the side the source claims."""
+    return word in (AGREES, SMALLER, LARGER)
 
 
 def tested(result: dict, contrast: str | None = None) -> dict | None:
@@ -104,6 +114,10 @@ def _word(expected: str, entry: dict, effect: float | None, margin: float) -> st
     claimed = 1 if expected == "better" else -1
     side_low, side_high = sorted((claimed * gain_low, claimed * gain_high))
     if side_low > 0:
+        if effect and side_high < abs(effect):
+            return SMALLER
+        if effect and side_low > abs(effect):
+            return LARGER
         return AGREES
     if side_high < 0:
         return DISAGREES

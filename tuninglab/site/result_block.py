@@ -155,7 +155,7 @@ def _headline(result: dict) -> str:
         if entry.get("detectable") is not None and kind == "relative":
             text += (f"; the smallest effect this run could detect (80 % power) was "
                      f"{fmt_pct(entry['detectable'])}")
-        text += f"; {agreement(result)} with the source"
+        text += f"; against the source: {agreement(result)}"
     return text + "."
 
 
