@@ -336,8 +336,8 @@ class _Run:
         specs = {node: self._warm_spec(node, arms[node]) for node in order}
         # The CI profile (compile phase side by side, no plateau phase) warms every node at
         # once whatever the layout: nothing is left to do one node at a time.
-        at_once = self.plan.layout == CROSSOVER or (prof.compile_side_by_side
-                                                    and prof.plateau_max_s == 0)
+        at_once = self.plan.concurrency > 1 or (prof.compile_side_by_side
+                                                and prof.plateau_max_s == 0)
         groups = [order] if at_once else [[node] for node in order]
         records = {}
         for group in groups:

@@ -34,7 +34,16 @@ LAYOUT_WORDS = {
     },
     "per-level": {switch: "each value on its own warm application-server node, measured one "
                           "at a time" for switch in ("runtime", "reload", "restart", "database")},
+    "per-level side by side": {
+        switch: "each value on its own warm application-server node, every node measured in "
+                "the same window with its share of the quota"
+        for switch in ("runtime", "reload", "restart", "database")},
 }
+
+
+def _layout_words(plan) -> str:
+    side_by_side = plan.layout == "per-level" and plan.concurrency > 1
+    return LAYOUT_WORDS[plan.layout + (" side by side" if side_by_side else "")][plan.switch]
 
 
 def introduction(recipe: Recipe, profile: str) -> str:
@@ -49,7 +58,7 @@ def introduction(recipe: Recipe, profile: str) -> str:
     where = ", ".join(x for x in (src.section and f"section {src.section}", src.table) if x)
     lines = [f"# {recipe.title}", "", recipe.summary, "",
              f"**Source** ({DOCUMENT_NAMES[src.document]}{', ' + where if where else ''}): "
-             f"{src.claim}", "", f"**Arms** ({LAYOUT_WORDS[plan.layout][plan.switch]})", ""]
+             f"{src.claim}", "", f"**Arms** ({_layout_words(plan)})", ""]
     for arm in plan.arms:
         load = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in arm.load.items())
         lines.append(f"- `{arm.id}`: {kind.describe(arm)}" + (f" ({load})" if load else ""))

@@ -31,7 +31,10 @@ changes/base.py):
   window would share the database's counters, database_stats.py): one node, arms one at a
   time, the setting switched in place before every trial;
 - **per-level** (a sweep of a setting that needs a reload or a restart): one node per value,
-  started, configured and warmed once, measured one at a time. One launch per value leaves
+  started, configured and warmed once, measured one at a time, or, with ``[stack]
+  side_by_side``, all of them in the same window, sharing the application server's quota as a
+  crossover's two nodes do (one at a time, a value's windows varied by 10 to 25 % with
+  something common to the whole machine: the configuration ladder of 26 November 2026). One launch per value leaves
   the luck of that launch (two identical nodes differ by several per cent) inside the value's
   effect; with ``launches`` > 1 in the profile, every node starts anew between periods and the
   analysis counts the launches (experiment.period_blocks, analysis/curves.py).
@@ -215,8 +218,9 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
                 change_levels=tuple(lvl for lvl, _ in levels if lvl is not None),
                 load_key=loads.key if loads else None,
                 load_values=tuple(load_values) if loads else (), layout=layout, switch=switch)
+    together = layout == CROSSOVER or (layout == PER_LEVEL and recipe.stack.side_by_side)
     slots = ([tuple(a.id for a in plan.arms_at_load(load)) for load in (plan.load_values or (None,))]
-             if layout == CROSSOVER else [(a.id,) for a in arms])
+             if together else [(a.id,) for a in arms])
     return Plan(**{**plan.__dict__, "slots": tuple(slots)})
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from . import apps, changes, layout, server_modules
 from .interference import cpuset_cpus
-from .plan import DATABASE, RELOAD, RUNTIME, compile_plan
+from .plan import DATABASE, PER_LEVEL, RELOAD, RUNTIME, compile_plan
 from .changes.model import app_property_problem, declared_property_problem, destination_problem
 from .recipe import Recipe, RecipeError
 from .safety import jvm_options as jvm_option_rules
@@ -85,6 +85,7 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
         return found
     found += _baseline_files(recipe)
     found += _cluster_problems(recipe, where, kind)
+    found += _side_by_side_problems(recipe, where, plan)
     found += _memory_problems(recipe, where, len(plan.nodes), _machine_memory_mb(client))
     nodes = {}
     for arm in plan.arms:
@@ -158,6 +159,17 @@ def _cluster_problems(recipe, where, kind) -> list[str]:
                 f"with 4; analysis/comparisons.py); allowed: a baseline and a variant, one "
                 f"recipe per value"]
     return []
+
+
+def _side_by_side_problems(recipe, where, plan) -> list[str]:
+    """``[stack] side_by_side`` lays out the nodes of a sweep whose values need one each; any
+    other plan already has its own layout (an A/B crossover is side by side by design)."""
+    if not recipe.stack.side_by_side or plan.layout == PER_LEVEL:
+        return []
+    return [f"{where}: stack.side_by_side: this recipe's arms run {plan.layout} (plan.py), not "
+            f"on a node per value; allowed: true only for a sweep or a ladder whose values need "
+            f"a node each (a change applied by a reload or at the JVM's start), without "
+            f"[cluster]"]
 
 
 def _baseline_files(recipe) -> list[str]:

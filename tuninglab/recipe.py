@@ -152,6 +152,7 @@ class StackSpec:
     app_cpus: float | None = None
     databases: tuple[str, ...] = ("db",)  # the stack's PostgreSQL containers, by name
     db_cpus: float | None = None  # each database's CPU quota (None: its cpuset, no quota)
+    side_by_side: bool = False  # a sweep's nodes measured in one window (plan.py, per-level)
 
 
 @dataclass(frozen=True)

@@ -320,7 +320,9 @@ def layout_text(result: dict) -> str:
     if layout == "shared":
         return "one node, the setting switched in place before every trial"
     if layout == "per-level":
-        return "one node per value, measured one at a time" + launches_text(switch, periods)
+        at_once = ("all in the same window" if plan.get("concurrency", 1) > 1
+                   else "one at a time")
+        return f"one node per value, measured {at_once}" + launches_text(switch, periods)
     if plan.get("concurrency", 1) > 1:
         return "one node per arm, side by side (no swapping: before the crossover)"
     return ""

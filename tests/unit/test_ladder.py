@@ -56,6 +56,32 @@ def test_rungs_are_a_sweep_with_a_node_each(repo):
                           "app-tuned"]
 
 
+def test_side_by_side_rungs_share_each_window_and_the_quota(repo):
+    # [stack] side_by_side: every rung's node in the window of its load level, so what the
+    # host does during a window touches every rung alike; each node gets a quarter of the quota.
+    from tuninglab.experiment import node_config
+    recipe, _, plan = _bound(repo)
+    assert recipe.stack.side_by_side
+    assert plan.concurrency == 4 and len(plan.slots) == 3
+    assert plan.slots[0] == ("out of the box/users=1", "production-like/users=1",
+                             "plus 1 GB heap/users=1", "tuned/users=1")
+    assert node_config(recipe, share=plan.concurrency).cpus == recipe.stack.app_cpus / 4
+    _edit(repo, "side_by_side = true", "side_by_side = false")
+    _, _, alone = _bound(repo)
+    assert alone.concurrency == 1 and len(alone.slots) == 12
+
+
+def test_side_by_side_is_refused_where_the_arms_have_a_layout_of_their_own(repo):
+    from tuninglab import preflight
+    toml = repo / "recipes" / "guide" / "hibernate-batch-inserts" / "recipe.toml"
+    toml.write_text(toml.read_text().replace("[workload]", "[stack]\nside_by_side = true\n\n"
+                                             "[workload]", 1))
+    found = "\n".join(preflight.problems(load_recipe(toml.parent)))
+    assert ("recipes/guide/hibernate-batch-inserts/recipe.toml: stack.side_by_side: this "
+            "recipe's arms run crossover") in found
+    assert "allowed: true only for a sweep or a ladder" in found
+
+
 def test_each_rung_applies_what_it_adopts_and_no_more(repo):
     _, kind, plan = _bound(repo)
     applied = {arm.level: [a for _, a in kind.operation_groups(arm)]
