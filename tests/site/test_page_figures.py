@@ -113,7 +113,7 @@ def _unmatched(page) -> list[str]:
         named = blocks | {m.group("id") for rx in (RESULT_LINK, BACKTICKED)
                           for m in rx.finditer(paragraph)} & known
         for quoted in INTERVAL.finditer(paragraph):
-            if DERIVED in _sentence_of(paragraph, quoted.start()):
+            if DERIVED in " ".join(_sentence_of(paragraph, quoted.start()).split()):
                 continue
             stored = [t for rid in sorted(named) for t in _stored(rid)]
             if not _matches(quoted, stored):
