@@ -34,10 +34,12 @@ changes/base.py):
   started, configured and warmed once, measured one at a time, or, with ``[stack]
   side_by_side``, all of them in the same window, sharing the application server's quota as a
   crossover's two nodes do (one at a time, a value's windows varied by 10 to 25 % with
-  something common to the whole machine: the configuration ladder of 26 November 2026). One launch per value leaves
-  the luck of that launch (two identical nodes differ by several per cent) inside the value's
-  effect; with ``launches`` > 1 in the profile, every node starts anew between periods and the
-  analysis counts the launches (experiment.period_blocks, analysis/curves.py).
+  something common to the whole machine: the configuration ladder of 26 November 2026; side
+  by side, a node needs a quarter of a core at least, as its JIT's background work took a tenth
+  of an eighth-core node). One launch per value leaves the luck of that launch (two identical
+  nodes differ by several per cent) inside the value's effect; with ``launches`` > 1 in the
+  profile, every node starts anew between periods and the analysis counts the launches
+  (experiment.period_blocks, analysis/curves.py).
 
 A recipe with ``[cluster]`` runs every arm on its one cluster, through the balancer
 (``CLUSTER_TARGET``), the setting switched in place on every node of it: the shared layout,
