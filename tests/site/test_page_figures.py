@@ -3,7 +3,8 @@
 names holds (as stored, turned round, as in "four nodes served +69 % more than two", or as a
 size, as in "fell by 29.6 % [−35.9, −22.6]"). A paragraph names a recipe by linking one of its
 result files or by its id in backticks; a result block (``<!-- result: -->``) names its recipe
-for the paragraphs after it, up to the next heading. A figure derived by arithmetic says so in its sentence ("our arithmetic").
+for the paragraphs after it, up to the next heading. A figure derived by arithmetic says so in
+its sentence ("our arithmetic").
 
 This catches a retyped figure that drifted, a reading of one run quoted with another's link,
 and a page left quoting a run that a re-measurement replaced without saying which run it reads.
@@ -17,13 +18,15 @@ from functools import lru_cache
 import pytest
 
 from sitekit import REPO
+from tuninglab.site.markers import prose_lines
 
 DOCS = REPO / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "reference" not in p.parts)
 RESULTS = REPO / "results"
 
 NUMBER = r"[+−-]?\d[\d,]*(?:\.\d+)?"
-INTERVAL = re.compile(rf"(?P<d>{NUMBER}) %\s+\[(?P<lo>{NUMBER})(?: %)?,\s+(?P<hi>{NUMBER})(?: %)?\]")
+INTERVAL = re.compile(
+    rf"(?P<d>{NUMBER}) %\s+\[(?P<lo>{NUMBER})(?: %)?,\s+(?P<hi>{NUMBER})(?: %)?\]")
 RESULT_LINK = re.compile(r"results/(?P<id>[A-Za-z0-9._-]+)/\d{8}T\d{6}Z[^)\s]*\.json")
 MARKER = re.compile(r"<!--\s*(?:result|agreement|runs):\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
 BACKTICKED = re.compile(r"`(?P<id>[a-z0-9][a-z0-9-]+)`")
@@ -66,23 +69,18 @@ def _stored(recipe_id: str) -> tuple:
 
 
 def _paragraphs(markdown: str):
-    """Prose paragraphs outside fenced code, without inline code spans (an example of a format,
-    such as `+11.0 % [+6.2, +16.0]` on the Results page, is no reading); ids in backticks stay
-    visible to BACKTICKED as `id`."""
-    fence, lines = False, []
-    for line in markdown.splitlines() + [""]:
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-            continue
-        if fence:
-            continue
-        if line.strip():
-            lines.append(line)
-            continue
-        if lines:
+    """Prose paragraphs outside fenced code (markers.prose_lines), without inline code spans
+    (an example of a format, such as `+11.0 % [+6.2, +16.0]` on the Results page, is no
+    reading); ids in backticks stay visible to BACKTICKED as `id`."""
+    lines, last = [], None
+    for index, line in [*prose_lines(markdown), (None, "")]:
+        if lines and (not line.strip() or index != last + 1):  # a blank line or a fence ends it
             yield CODE_SPAN.sub(lambda m: m.group(0) if BACKTICKED.fullmatch(m.group(0)) else "",
                                 "\n".join(lines))
-        lines = []
+            lines = []
+        if line.strip():
+            lines.append(line)
+        last = index
 
 
 def _sentence_of(paragraph: str, start: int) -> str:

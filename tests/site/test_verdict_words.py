@@ -9,7 +9,7 @@ import pytest
 
 from sitekit import REPO
 from tuninglab.site import Site
-from tuninglab.site.markers import expand_markers, find_inline
+from tuninglab.site.markers import expand_markers, find_inline, prose_lines
 
 DOCS = REPO / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "reference" not in p.parts)
@@ -30,14 +30,10 @@ NOT_A_VERDICT = re.compile(
 
 def _sentences(markdown: str):
     """Prose sentences outside fenced code, generated blocks and headings."""
-    fence = False
     paragraph: list[str] = []
-    for line in markdown.splitlines() + [""]:
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-            continue
-        if fence or line.lstrip().startswith(("#", "|", "<!-- result", "<!-- runs",
-                                               "<!-- warmups", "--8<--")):
+    for _, line in [*prose_lines(markdown), (None, "")]:
+        if line.lstrip().startswith(("#", "|", "<!-- result", "<!-- runs", "<!-- warmups",
+                                     "--8<--")):
             continue
         if line.strip():
             paragraph.append(line.strip())

@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import re
 
-__all__ = ["find_markers", "find_inline", "expand_markers"]
+__all__ = ["find_markers", "find_inline", "expand_markers", "prose_lines"]
 
 
 def _module(name: str):
@@ -61,8 +61,9 @@ _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
-def _prose_lines(markdown: str):
-    """(index, line) of every line outside fenced code blocks."""
+def prose_lines(markdown: str):
+    """(index, line) of every line outside fenced code blocks (a fence closes only with its own
+    kind and length of mark)."""
     fence = None
     for index, line in enumerate(markdown.splitlines()):
         opening = _FENCE.match(line)
@@ -79,14 +80,14 @@ def _prose_lines(markdown: str):
 
 def find_inline(markdown: str) -> list[tuple[int, str]]:
     """(line index, recipe id) of every inline agreement marker outside fenced code."""
-    return [(index, m.group("id")) for index, line in _prose_lines(markdown)
+    return [(index, m.group("id")) for index, line in prose_lines(markdown)
             for m in _INLINE.finditer(line)]
 
 
 def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
     """(line index, kind, recipe id) for every marker outside fenced code blocks."""
     found = []
-    for index, line in _prose_lines(markdown):
+    for index, line in prose_lines(markdown):
         match = _MARKER.match(line)
         if not match:
             continue

@@ -55,6 +55,7 @@ def render(site, spec: str, page: str) -> str:
                 f"{fmt_delta(*found.interaction.interval())} | {combined} |")
     note = ("Each measured row comes from a run of its own, at the level its run stored (a "
             "run that stopped at a look keeps that look's level). The prediction and the "
-            "interaction combine the runs' intervals as independent errors on the log-ratio scale (a normal "
-            "approximation), so they are only as firm as the three runs together.")
+            "interaction combine the runs' intervals as independent errors on the log-ratio "
+            "scale (a normal approximation), so they are only as firm as the three runs "
+            "together.")
     return "\n".join(rows + ["", found.reading() + " " + note, ""])
