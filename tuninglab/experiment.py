@@ -37,7 +37,7 @@ from . import (apps, calibration, changes, database_stats, design, images, layou
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import UNITS, still_compiling
-from .changes import database_read_back
+from .changes import client_read_back, database_read_back
 from .changes import nodes as node_setup
 from .errors import DirtyTree
 from .plan import AB, AB_BY_LOAD, CROSSOVER, PER_LEVEL, RUNTIME, Arm, Plan, compile_plan
@@ -136,7 +136,8 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
                run_label=store.run_label(recipe.id, started),
                workspace=recipe.repo_root, app=spec.app) as stack:
         servers.start(stack, configs)
-        load.install(stack.loadgen, spec.app)
+        load.install(stack.loadgen, spec.app, [spec.with_load(kind.load_for(arm))
+                                               for arm in plan.arms])
         phases.end("stack")
         run = _Run(stack, recipe, plan, kind, spec, prof, clock, say, base, random.Random(seed),
                    servers, looks=_looks(plan, prof, blocks))
@@ -599,9 +600,13 @@ class _Run:
                drained_s) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
         numbers = load.load_metrics(summary)
-        # A change made by the load generator is proven by the window it ran in.
-        checks = [*checks, *changes.require(self.kind.read_back_load(arm, numbers),
-                                            f"{node} ({arm.label}), trial {index}")]
+        # A change made by the load generator is proven by the window it ran in, and by what
+        # its client reported of itself, where the recipe says what that must be.
+        checks = [*checks, *changes.require(
+            self.kind.read_back_load(arm, numbers)
+            + client_read_back.checks(self.recipe.change.client, self.kind.applies(arm),
+                                      numbers.get("client")),
+            f"{node} ({arm.label}), trial {index}")]
         ok = numbers["requests"] - numbers["failed"]
         window = telemetry.window(stack, node, before, after, ok, self.window.seconds, shared_by)
         # What the arm did to the database, where the recipe says what that must be.

@@ -31,6 +31,8 @@ class LoadSpec:
     parameters: dict = field(default_factory=dict)
     scale: int = 1
     requests_per_connection: int = 0  # 0: each virtual user keeps its connection
+    # a client JVM's options (change kind client-jvm-options); "" for the driver's default
+    client_jvm_options: str = ""
     target: str = "app"  # the node's name on the stack's network
     stream: int = 0  # this run's index among k6 runs side by side (they touch different rows)
     streams: int = 1
@@ -80,10 +82,11 @@ class LoadSpec:
         return f"http://{self.target}:8080{root}"
 
 
-def install(client, app: apps.App) -> None:
+def install(client, app: apps.App, specs=()) -> None:
     """Give the load generator what the app's driver needs (its script, unless the image
-    has it)."""
-    driver_for(app).install(client, app)
+    has it) for the loads ``specs`` the run will send (a client JVM for each set of client
+    options among them)."""
+    driver_for(app).install(client, app, tuple(specs))
 
 
 def run(client, spec: LoadSpec, seconds: int, tag: str = "") -> dict:

@@ -27,9 +27,11 @@ changes/base.py):
   run, results/aa-noise/20261125T042845Z-vm.json) falls on each arm half of the time and is
   estimated and removed by the analysis instead of read as an effect;
 - **shared** (a change that lives in the database, a sweep whose setting switches at runtime,
-  a curve of the load, and any plan that reads the database's figures per arm: two arms in one
-  window would share the database's counters, database_stats.py): one node, arms one at a
-  time, the setting switched in place before every trial;
+  a curve of the load, any plan that reads the database's figures per arm: two arms in one
+  window would share the database's counters, database_stats.py; and any plan whose load
+  driver runs one window at a time: a client JVM, whose core two windows would share,
+  drivers/java_client.py): one node, arms one at a time, the setting switched in place before
+  every trial;
 - **per-level** (a sweep of a setting that needs a reload or a restart): one node per value,
   started, configured and warmed once, measured one at a time, or, with ``[stack]
   side_by_side``, all of them in the same window, sharing the application server's quota as a
@@ -51,6 +53,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import apps, drivers
 from .recipe import Recipe
 
 __all__ = ["Arm", "Plan", "compile_plan", "BASELINE", "VARIANT", "AB", "SWEEP", "LOAD",
@@ -204,8 +207,10 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
                             if i == len(load_values) - 1 or (i == 0 and not crossed))
     kind = _kind(recipe)
     layout = SHARED if recipe.cluster else _layout(kind, switch)
-    if layout == CROSSOVER and recipe.metrics.reads_database:
-        layout = SHARED  # arms side by side would share the database whose figures are read
+    if layout == CROSSOVER and (recipe.metrics.reads_database
+                                or not _windows_side_by_side(recipe)):
+        layout = SHARED  # arms side by side would share the database whose figures are read,
+        # or a driver that serves one window at a time
     arms = []
     for level, value in levels:
         for load in load_values:
@@ -224,6 +229,12 @@ def compile_plan(recipe: Recipe, *, switch: str, points: str = "all") -> Plan:
     slots = ([tuple(a.id for a in plan.arms_at_load(load)) for load in (plan.load_values or (None,))]
              if together else [(a.id,) for a in arms])
     return Plan(**{**plan.__dict__, "slots": tuple(slots)})
+
+
+def _windows_side_by_side(recipe: Recipe) -> bool:
+    """Whether the recipe's load driver can run two windows at once (drivers/base.py)."""
+    app = apps.load(recipe.workload.app, recipe.repo_root)
+    return drivers.driver_for(app).windows_side_by_side
 
 
 def _layout(kind: str, switch: str) -> str:

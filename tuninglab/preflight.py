@@ -116,6 +116,7 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
               if (why := pg_rules.refused(name))]
     if client is not None and not found:
         found += _probe(recipe, where, options_by_arm, nodes, operations, settings, client)
+        found += _client_jvm_probe(kind, plan, where, client)
     return list(dict.fromkeys(found))
 
 
@@ -360,6 +361,25 @@ def _probe(recipe, where, options_by_arm, nodes, operations, settings, client) -
                              + (f"; did you mean {', '.join(near)}?" if near else ""))
             elif name in rows and (problem := pg_rules.value_problem(name, value, rows[name])):
                 found.append(f"{where}: {key}: {name}: {problem}")
+    return found
+
+
+def _client_jvm_probe(kind, plan, where, client) -> list[str]:
+    """A change of the client JVM's options (client_jvm_options.py): the driver's image's JVM
+    must accept each arm's, as a node's JVM must accept the server's."""
+    if not hasattr(kind, "client_options"):
+        return []
+    from . import images
+    image = kind.driver.image
+    ids = images.require_images(client, [image])
+    found = []
+    for options in dict.fromkeys(kind.client_options(a) for a in plan.arms if kind.applies(a)):
+        answer = _cached(ids[image], "java " + options,
+                         lambda options=options: _run(client, image, ["java", *shlex.split(
+                             options), "-version"], entrypoint=""))
+        if answer["exit"] != 0:
+            found.append(f"{where}: change.client_jvm_options: the JVM of {image} refuses "
+                         f"'{options}': {_first_error(answer['output'])}")
     return found
 
 

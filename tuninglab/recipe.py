@@ -28,7 +28,7 @@ from typing import Any, Iterable, NamedTuple
 
 import jsonschema
 
-from . import apps, database_stats, images, server_modules
+from . import apps, database_stats, drivers, images, server_modules
 
 __all__ = [
     "scan_recipes",
@@ -74,6 +74,7 @@ CHANGE_KEYS = {
     "app-properties": ("properties",),
     "container-limits": ("limits",),
     "workload": ("workload",),
+    "client-jvm-options": ("client_jvm_options",),
     "ladder": ("rungs",),
     "balancer-policy": ("policy",),
     "active-nodes": ("active_nodes",),
@@ -205,6 +206,7 @@ class Change:
     properties: dict[str, str] = field(default_factory=dict)
     limits: ContainerLimits | None = None
     workload: dict = field(default_factory=dict)  # kind workload: the variant's client keys
+    client_jvm_options: str | None = None  # kind client-jvm-options: the variant's (or {value})
     switch: str | None = None  # jboss-cli and none: how an arm's setting is put on a server
     rungs: tuple[Rung, ...] = ()  # kind ladder: the configurations, in the ladder's order
     policy: str | None = None  # kind balancer-policy: the variant's policy (or {value})
@@ -219,6 +221,9 @@ class Change:
     # any kind: what the running server reports for each arm, {"baseline"|"variant": {address:
     # {attribute: value}}}, read back on every node (changes/runtime_read_back.py)
     runtime: dict = field(default_factory=dict)
+    # any kind: what each arm's client JVM reports of itself per window, {"baseline"|"variant":
+    # {figure: value or (low, high)}} (changes/client_read_back.py)
+    client: dict = field(default_factory=dict)
 
     @property
     def is_none(self) -> bool:
@@ -539,13 +544,15 @@ def recipe_schema() -> dict:
 
 def recipe_schema_for(app: apps.App | None) -> dict:
     """The schema a recipe of ``app`` is checked against: recipe_schema() with the app's
-    workload parameters as [workload] keys and as keys of [load_levels] (a list of values).
-    A parameter named like a generic workload key is left out (the app's check names it)."""
+    workload parameters as [workload] keys, as keys of [load_levels] (a list of values) and
+    of a workload change (kind workload: the variant's value). A parameter named like a
+    generic workload key is left out (the app's check names it)."""
     if app is None or not app.parameters:
         return recipe_schema()
     schema = copy.deepcopy(recipe_schema())  # the cached one stays the generic schema
     workload = schema["properties"]["workload"]["properties"]
     levels = schema["properties"]["load_levels"]["properties"]
+    changed = schema["properties"]["change"]["properties"]["workload"]["properties"]
     for name, fragment in app.parameters.items():
         if name in workload:
             continue
@@ -555,6 +562,7 @@ def recipe_schema_for(app: apps.App | None) -> dict:
         levels[name] = {"description": f"{fragment['description']} One value per level.",
                         "type": "array", "minItems": 2, "maxItems": 16, "uniqueItems": True,
                         "items": bounds}
+        changed[name] = {**bounds, "description": f"{fragment['description']} The variant's."}
     return schema
 
 
@@ -805,7 +813,8 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
     if kind == "app-properties" and "properties" in change and not swept:
         problems += _property_problems(change["properties"], data.get("baseline", {}))
     if kind == "workload" and "workload" in change:
-        problems += _workload_change_problems(change["workload"], data.get("workload", {}))
+        problems += _workload_change_problems(change["workload"], data.get("workload", {}),
+                                              _app_of(data, folder))
     if kind == "ladder" and "rungs" in change:
         problems += _ladder_problems(change["rungs"], data)
     if kind == "jdk" and "jdk" in change:
@@ -820,6 +829,7 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _driven_deployment_problems(kind, data["workload"], folder)
     problems += _database_problems(kind, data.get("stack", {}))
     problems += _database_read_back_problems(change.get("database", {}), data.get("metrics", {}))
+    problems += _client_read_back_problems(change, _app_of(data, folder))
     if kind in CLUSTER_KINDS and "cluster" not in data:
         problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
                                                f"cluster, and the recipe has no [cluster]; "
@@ -828,6 +838,27 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems.append(Problem(
             "source.expected", f"{data['source']['expected']!r} with change.kind none (an A/A "
                                f"run, the variant equals the baseline); allowed: no-change"))
+    return problems
+
+
+def _client_read_back_problems(change: dict, app) -> list[Problem]:
+    """What an arm's client reports of itself ([change.client]) comes from a client JVM's
+    summary; a workload change of one of the app's own parameters must say how it is proven
+    (the client's figures, or the database's)."""
+    if app is None:
+        return []  # the app's own problem is named under workload.app
+    problems = []
+    if change.get("client") and not drivers.driver_for(app).client_jvm:
+        problems.append(Problem("change.client", f"app {app.name!r} is driven by {app.driver}, "
+                                f"whose summary has no client figures; allowed: an app whose "
+                                f"driver is a client JVM (driver = \"java-client\")"))
+    own = sorted(set(change.get("workload", {})) & set(app.parameters))
+    if change["kind"] == "workload" and own and not (change.get("client")
+                                                     or change.get("database")):
+        problems.append(Problem("change.client", f"missing: change.workload sets the app's "
+                                f"{', '.join(own)}, and nothing proves the client ran it; "
+                                f"allowed: [change.client.baseline] and [change.client.variant] "
+                                f"with what the client reports of itself (or [change.database])"))
     return problems
 
 
@@ -907,9 +938,12 @@ def _ladder_problems(rungs: list[dict], data: dict) -> list[Problem]:
     return problems
 
 
-def _workload_change_problems(change: dict, workload: dict) -> list[Problem]:
-    """A client-side change must change something: each key differs from the baseline's."""
-    baseline_values = _with_defaults(workload, "workload", change)
+def _workload_change_problems(change: dict, workload: dict, app) -> list[Problem]:
+    """A client-side change must change something: each key differs from the baseline's (the
+    recipe's [workload], the schema's default, or for an app's parameter the app's)."""
+    generic = recipe_schema()["properties"]["workload"]["properties"]
+    baseline_values = {**(app.parameter_defaults() if app else {}),
+                       **_with_defaults(workload, "workload", [k for k in change if k in generic])}
     problems = []
     for key, value in change.items():
         if value == baseline_values.get(key):
@@ -1244,6 +1278,7 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         jvm_options=change.get("jvm_options"),
         properties=dict(change.get("properties", {})),
         workload=dict(change.get("workload", {})),
+        client_jvm_options=change.get("client_jvm_options"),
         switch=change.get("switch"),
         policy=change.get("policy"),
         active_nodes=change.get("active_nodes"),
@@ -1255,6 +1290,9 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
                   for arm, ranges in change.get("database", {}).items()},
         runtime={arm: {address: dict(attributes) for address, attributes in table.items()}
                  for arm, table in change.get("runtime", {}).items()},
+        client={arm: {figure: tuple(value) if isinstance(value, list) else value
+                      for figure, value in figures.items()}
+                for arm, figures in change.get("client", {}).items()},
         rungs=tuple(Rung(name=r["name"], jvm_options=r.get("jvm_options", jvm_options),
                          adopts=tuple(r.get("adopts", ())))
                     for r in change.get("rungs", ())),

@@ -275,6 +275,7 @@ class FakeDriver:
 
     name = "fake"
     image, inputs = images.LOADGEN, ()  # the common load generator
+    windows_side_by_side, client_jvm = True, False  # as k6's
 
     def __init__(self, rates: dict[str, float] | None = None, default: float = 50.0):
         self.rates, self.default = rates or {}, default
@@ -289,7 +290,7 @@ class FakeDriver:
                    "latency_ms": {"p(50)": 2.0, "p(95)": 5.0, "p(99)": 8.0, "avg": 2.5}}
             for name in spec.mix}}
 
-    def install(self, client, app) -> None:
+    def install(self, client, app, specs=()) -> None:
         self.calls.append(("install", app.name))
 
     def run(self, client, spec, seconds) -> dict:

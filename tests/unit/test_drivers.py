@@ -30,7 +30,7 @@ class FakeDriver:
         return {"trial_s": seconds, "transactions": {
             name: {"count": 10, "failed": 0, "latency_ms": {"p(50)": 1.0}} for name in spec.mix}}
 
-    def install(self, client, app):
+    def install(self, client, app, specs=()):
         self.calls.append(("install", app.name))
 
     def run(self, client, spec, seconds):

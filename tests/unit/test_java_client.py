@@ -81,7 +81,7 @@ def test_a_window_is_a_request_to_the_app_s_client_jvm_with_the_load_s_keys():
     load.run(container, spec, 20)
     command, env, tool = container.commands[0]
     assert tool == "java-client" and command[:2] == ["bash", "-c"] and env == {}
-    assert "/dev/tcp/127.0.0.1/7070" in command[2]
+    assert "/dev/tcp/127.0.0.1/$1" in command[2] and command[4] == "7070"  # the default's
     sent = dict(pair.split("=", 1) for pair in command[-1].split("\t"))
     assert sent["BASE_URL"] == "http://app:8080/remote" and json.loads(sent["MIX"]) == {"Call": 1}
     assert (sent["USERS"], sent["TRIAL_S"], sent["CLIENT_WARMUP_S"]) == ("4", "20", "0")

@@ -162,8 +162,8 @@ def test_every_recipe_in_the_repository_is_valid():
     [
         ('kind = "jboss-cli"', 'kind = "jboss"',
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
-         "app-properties, container-limits, workload, ladder, balancer-policy, active-nodes, "
-         "deployment, database-split, jdk, node-image, none"),
+         "app-properties, container-limits, workload, client-jvm-options, ladder, "
+         "balancer-policy, active-nodes, deployment, database-split, jdk, node-image, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, requests_per_connection, deployment, idle_before_s, app, lines, note_chars, "
@@ -441,8 +441,9 @@ def test_schema_enums_match_the_library():
     assert set(properties["metrics"]["properties"]["primary"]["enum"]) <= set(stats.METRIC_RULES)
     kinds = properties["change"]["properties"]["kind"]["enum"]
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
-                     "container-limits", "workload", "ladder", "balancer-policy", "active-nodes",
-                     "deployment", "database-split", "jdk", "node-image", "none"]
+                     "container-limits", "workload", "client-jvm-options", "ladder",
+                     "balancer-policy", "active-nodes", "deployment", "database-split", "jdk",
+                     "node-image", "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles", "own"]  # own: a workspace's

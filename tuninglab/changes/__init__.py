@@ -10,6 +10,7 @@ from .app_properties import AppPropertiesChange
 from .active_nodes import ActiveNodesChange
 from .balancer_policy import BalancerPolicyChange
 from .base import ChangeKind
+from .client_jvm_options import ClientJvmOptionsChange
 from .checks import ChangeNotEffective, Check, require, same
 from .container_limits import ContainerLimitsChange
 from .database_split import DatabaseSplitChange
@@ -28,7 +29,7 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
-    PostgresConfChange, WorkloadChange, LadderChange, BalancerPolicyChange,
+    PostgresConfChange, WorkloadChange, ClientJvmOptionsChange, LadderChange, BalancerPolicyChange,
     ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange)}
 
 

@@ -1,10 +1,13 @@
 """A change on the client's side: the load generator behaves differently in the variant arm,
 the servers are configured alike (guide 2.1.1: how many requests an HTTP connection carries,
-a server setting in JBoss EAP 5 that Undertow no longer has).
+a server setting in JBoss EAP 5 that Undertow no longer has; article 004: a client JVM's
+threads virtual or platform, one of its app's workload parameters).
 
 Nothing is written to a server, so the arms swap nodes every block (``runtime``). The proof
-that the change took effect is read from the load itself after each window: the connections
-the load generator had to open, against those its requests asked for (workloads/mix.js).
+that the change took effect is read from the load itself after each window: for a limit of
+requests a connection, the connections the load generator had to open against those its
+requests asked for (workloads/mix.js); for an app's parameter, what the client reports of
+itself, as the recipe's ``[change.client]`` states it (client_read_back.py).
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ class WorkloadChange(ChangeKind):
         return dict(self.change.workload) if self.applies(arm) else {}
 
     def read_back_load(self, arm: Arm, numbers: dict) -> list[Check]:
+        if "requests_per_connection" not in self.change.workload:
+            return []  # an app's parameter: proven by [change.client], which the rules ask for
         opened, expected = numbers.get("connections"), numbers.get("connections_expected")
         if opened is None or expected is None:
             return [Check("connections the load generator opened", "a count", "none reported",

@@ -21,8 +21,10 @@ class K6:
     image = images.LOADGEN
     inputs = ()  # the k6 image is one of every stack's
     contract_help = "import tuninglab-contract.js: docs/reference/own-application.md"
+    windows_side_by_side = True  # one k6 process a window: a crossover's two run at once
+    client_jvm = False
 
-    def install(self, client, app) -> None:
+    def install(self, client, app, specs=()) -> None:
         files = app.loadgen_files()  # none when the image holds the script
         if files:
             beside = posixpath.join(posixpath.dirname(app.script), CONTRACT_MODULE)
