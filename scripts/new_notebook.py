@@ -72,6 +72,8 @@ def cells(recipe):
     yield new_code_cell("print(tl.summary(result))")
     yield new_code_cell("import matplotlib.pyplot as plt\n\ntl.plot_result(result)\nplt.show()")
     yield new_code_cell("tl.plot_warmup(result)\nplt.show()")
+    for source in recipe.metrics.courses:  # what a figure did inside the windows
+        yield new_code_cell(f'fig = tl.plot_courses(result, "{source}")\nplt.show()')
 
 
 def _must_hold(recipe) -> str:

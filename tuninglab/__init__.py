@@ -22,6 +22,7 @@ _EXPORTS = {
     "latest_result": ("api", "latest_result"),
     "list_recipes": ("api", "list_recipes"),
     "load_result": ("api", "load_result"),
+    "plot_courses": ("plot", "courses"),
     "plot_result": ("plot", "result_figure"),
     "plot_trials": ("plot", "trials"),
     "plot_warmup": ("plot", "warmup"),

@@ -31,9 +31,9 @@ from typing import Callable
 
 import docker
 
-from . import (apps, calibration, changes, database_stats, design, images, layout, load,
-               preflight, profiling, provenance, quiet, result, stackpool, staleness, stats,
-               store, telemetry, topology, warmup)
+from . import (apps, calibration, changes, courses, database_stats, design, images, layout,
+               load, preflight, profiling, provenance, quiet, result, stackpool, staleness,
+               stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import UNITS, still_compiling
@@ -536,9 +536,13 @@ class _Run:
             seconds = self.window.seconds
             before = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime,
                                                                  edge="start"))
-            summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id], seconds,
-                                                          f"{tag}-{nodes[a.id]}"))
+            with courses.sampling(stack, nodes, self.recipe.metrics.courses) as sampled:
+                summaries = together(arms, lambda a: load.run(stack.loadgen, specs[a.id],
+                                                              seconds, f"{tag}-{nodes[a.id]}"))
             after = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime))
+            for arm in arms:  # the window's course, beside its edges (courses.py)
+                if sampled[arm.id]:
+                    after[arm.id]["courses"] = sampled[arm.id]
             completed = {a.label: _completed(summaries[a.id]) for a in arms}
             longer = self.window.grow(completed)
             if longer is None:

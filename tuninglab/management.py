@@ -135,6 +135,10 @@ class ManagementClient:
         self._session = requests.Session()
         self._session.auth = HTTPDigestAuth(USER, PASSWORD)
 
+    def another(self) -> "ManagementClient":
+        """A client of the same server with a connection of its own (for another thread)."""
+        return ManagementClient(self.url[:-len("/management")], self.timeout)
+
     def execute(self, operation: str, address: Address = (), **params) -> Response:
         body = {"operation": operation, "address": [{k: v} for k, v in address], **params}
         try:

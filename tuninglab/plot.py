@@ -5,6 +5,7 @@
   value and the knee marked, and the source's points on the same axes; for a load curve,
   throughput and p99 latency over the load;
 - ``trials``, ``warmup``: the raw evidence (drift, outliers, the warm-up's windows);
+- ``courses``: what a figure did inside each window (a drain's bean instances in use);
 - ``forest``: the Results page, every recipe's headline delta with its interval and the
   source's figure beside it.
 
@@ -32,7 +33,8 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 SOURCE_COLOUR = "#D55E00"
 # Several curves of a source (one a JVM, ...): one colour, a marker each.
 SOURCE_MARKERS = ("s", "^", "v", "D", "o")
-__all__ = ["result_figure", "trials", "warmup", "forest", "curve", "choices", "short_labels"]
+__all__ = ["result_figure", "trials", "warmup", "forest", "curve", "choices", "short_labels",
+           "courses"]
 
 
 def _colours(result: dict) -> dict[str, str]:
@@ -495,6 +497,49 @@ def warmup(result: dict):
     ax.set_title("warm-up of each node")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# What a course figure draws of each source (courses.py): the figure, summed over the source's
+# members (beans, queues), and its axis label.
+COURSE_FIGURES = {"mdb-pool": ("in_use", "bean instances in use"),
+                  "queue-depth": ("messages", "messages in the queue")}
+
+
+def courses(result: dict, source: str = "mdb-pool"):
+    """Each arm's course of one figure through its windows (``metrics.courses``): a panel an
+    arm, a thin line for every valid window over the seconds since its load started (a
+    drain's fill, then the drain), so that a pattern common to the windows stands out from
+    one window's luck. None when the result has no course of ``source``."""
+    figure, label = COURSE_FIGURES[source]
+    by_arm: dict[str, list[list[tuple[float, float]]]] = {}
+    for trial in result.get("trials") or ():
+        samples = (trial.get("telemetry") or {}).get("courses") or []
+        line = [(s["t"], sum(member.get(figure) or 0 for member in s[source].values()))
+                for s in samples if isinstance(s.get(source), dict) and "error" not in s[source]]
+        if trial.get("used") and line:
+            by_arm.setdefault(trial["arm"], []).append(line)
+    if not by_arm:
+        return None
+    arms = [a["id"] for a in (result.get("plan") or {}).get("arms", []) if a["id"] in by_arm]
+    columns = min(3, len(arms))
+    rows = math.ceil(len(arms) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.4 * columns, 2.4 * rows), sharey=True,
+                             squeeze=False)
+    colours = _colours(result)
+    for ax, arm in zip(axes.flat, arms):
+        for line in by_arm[arm]:
+            ax.plot([t for t, _ in line], [v for _, v in line], lw=0.8, alpha=0.6,
+                    color=colours.get(arm, PALETTE[0]))
+        ax.set_title(_label(result, arm), fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.set_xlabel("seconds since the load started", fontsize=8)
+    for ax in axes.flat[len(arms):]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(label, fontsize=8)
+    fig.suptitle(f"{result['recipe']}: {label}, every valid window", fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -274,6 +274,7 @@ class Metrics:
     primary: str  # throughput | cpu_per_tx | error_rate (MEASURES_ERRORS)
     runtime: tuple[str, ...]
     margin: float = 0.05  # the smallest loss that matters (analysis/advice.py)
+    courses: tuple[str, ...] = ()  # figures sampled through each window (courses.py)
     profiled_pass: bool = False  # a JFR pass of the last slot's arms after the trials
 
     @property
@@ -1081,8 +1082,10 @@ def _file_problems(folder: Path, key: str, name: str) -> list[Problem]:
 # Runtime metrics that read the app's own data source (telemetry.RUNTIME_SOURCES): its app must
 # say which data source is its own ([datasources] in its app.toml).
 POOL_METRICS = ("datasource-pool", "statement-cache")
-# Runtime metrics read from the embedded broker: only the full configurations have one.
+# Runtime metrics and courses read from the embedded broker: only the full configurations have
+# one (and the message-driven beans whose pools mdb-pool reads need one).
 BROKER_METRICS = ("broker", "client-threads")
+BROKER_COURSES = ("mdb-pool", "queue-depth")
 
 
 def _workload_problems(workload: dict, folder: Path, metrics: dict,
@@ -1123,12 +1126,13 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict,
                                 f"before the window (workload.fill = {fill!r}); allowed: a fill "
                                 f"of at least 1 (app messages, mix drain), or another primary"))
     config = named or app.server_config or "standalone.xml"
-    for metric in sorted(set(metrics.get("runtime", ())) & set(BROKER_METRICS)):
-        if not config.startswith("standalone-full"):
-            problems.append(Problem("metrics.runtime", f"{metric!r}: the nodes run {config}, "
-                                    f"which has no broker; allowed: an app whose app.toml "
-                                    f"names standalone-full.xml (apps/messages), or no "
-                                    f"{metric!r}"))
+    for key, names in (("runtime", BROKER_METRICS), ("courses", BROKER_COURSES)):
+        for metric in sorted(set(metrics.get(key, ())) & set(names)):
+            if not config.startswith("standalone-full"):
+                problems.append(Problem(f"metrics.{key}", f"{metric!r}: the nodes run {config}, "
+                                        f"which has no broker; allowed: an app whose app.toml "
+                                        f"names standalone-full.xml (apps/messages), or no "
+                                        f"{metric!r}"))
     for metric in set(metrics.get("runtime", ())) & set(POOL_METRICS):
         if not app.datasources:
             problems.append(Problem("metrics.runtime", f"{metric!r}: app {app_name!r} declares "
@@ -1336,7 +1340,8 @@ def _build_workload(workload: dict, folder: Path) -> Workload:
 def _build_metrics(metrics: dict) -> Metrics:
     values = _with_defaults(metrics, "metrics")
     return Metrics(primary=values["primary"], runtime=tuple(values["runtime"]),
-                   margin=values["margin"], profiled_pass=values["profiled_pass"])
+                   margin=values["margin"], profiled_pass=values["profiled_pass"],
+                   courses=tuple(values["courses"]))
 
 
 def _build_tolerance(tolerance: dict) -> Tolerance:

@@ -118,10 +118,12 @@ def _comparison_lines(c: dict, level: str = "95 %") -> list[str]:
         detect = fmt_pct(m.get("detectable")) if kind == "relative" else \
             fmt_delta(m.get("detectable"), delta_kind=kind, unit=unit)
         holm = " (Holm)" if m.get("p_holm") is not None and not m.get("primary") else ""
+        said = (results.primary_verdict(c, name) if m.get("primary")
+                else f"{m['verdict']}{holm}")
         lines.append(f"{mark}{name:<13}{fmt_value(m['baseline'], unit, kind, with_unit=False):>12}"
                      f"{fmt_value(m['variant'], unit, kind, with_unit=False):>12}   "
                      f"{fmt_delta(m['delta'], m.get('ci_low'), m.get('ci_high'), kind, unit):<26}"
-                     f"{detect:>11}  {m['verdict']}{holm}")
+                     f"{detect:>11}  {said}")
     lines.append(f"* primary metric ({level}); secondaries are called only when their Holm-adjusted "
                  "p < 0.05")
     return lines

@@ -396,6 +396,32 @@ def primary_entry(result: dict) -> dict | None:
     return None
 
 
+# Where several load levels' primary p-values were adjusted together (analysis: Holm), a
+# level's verdict is the adjusted one, which its primary row says it is.
+LEVELS_ADJUSTED = " (Holm over the load levels)"
+
+
+def primary_verdict(comparison: dict, primary: str) -> str:
+    """The verdict a comparison's primary metric row shows: the comparison's own, which rests
+    on the primary metric, adjusted over the load levels where there are several (an interval
+    that excludes zero can then read no significant change)."""
+    m = (comparison.get("metrics") or {}).get(primary) or {}
+    adjusted = m.get("p_holm") is not None
+    return f"{comparison.get('verdict') or m.get('verdict')}{LEVELS_ADJUSTED if adjusted else ''}"
+
+
+def levels_text(result: dict) -> str:
+    """Each load level's verdict and primary interval, for a run compared at several levels."""
+    primary = result.get("primary_metric")
+    parts = []
+    for c in comparisons(result):
+        m = (c.get("metrics") or {}).get(primary) or {}
+        where = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (c.get("load") or {}).items())
+        parts.append(f"{where}: {c.get('verdict')}, {_pct(m.get('delta'))} "
+                     f"[{_pct(m.get('ci_low'))}, {_pct(m.get('ci_high'))}]")
+    return "; ".join(parts)
+
+
 def makes_claims(result: dict) -> bool:
     """Whether the result's profile reports a verdict (profiles.toml ``claims``; a result from
     before the key: every profile but the CI one)."""
@@ -436,6 +462,9 @@ def headline(result: dict) -> str:
     entry = primary_entry(result)
     if entry is None:
         return f"verdict: {result.get('verdict')}"
+    if len(comparisons(result)) > 1:  # a verdict per load level: each with its own number
+        return (f"verdict: {result.get('verdict')} ({result.get('primary_metric')} at "
+                f"{levels_text(result)}; Holm over the load levels)")
     detectable = entry.get("detectable")
     known = isinstance(detectable, float) and math.isfinite(detectable)
     if entry.get("delta_kind") == "absolute":  # a share (the error rate): percentage points

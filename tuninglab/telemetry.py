@@ -235,6 +235,8 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         out["database"] = (database_stats.window(before["database"], after["database"],
                                                  transactions, load_s) if shared_by == 1
                            else {"error": f"shared by {shared_by} arms measured side by side"})
+    if "courses" in after:  # what the figures did inside the window (courses.py)
+        out["courses"] = after["courses"]
     if len(members) == 1:  # gauges: a cluster has them per node only
         out.update(_gauges(before["members"][members[0]], after["members"][members[0]]))
     else:

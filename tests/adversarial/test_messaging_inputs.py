@@ -62,3 +62,14 @@ def test_a_drain_rate_without_a_drain(messaging):
           'primary = "drain_rate"')
     assert_clean_error(messaging.cli("validate", "jms-jdbc-journal"), 2, "metrics.primary",
                        "'drain_rate'", "fills no queue", "workload.fill = 0")
+
+
+def test_a_course_of_the_broker_on_nodes_without_one(repo):
+    """metrics.courses reads the bean's pool and the broker's queues: a recipe whose nodes run
+    standalone.xml (no broker) is refused with the key and what is allowed."""
+    path = repo.root / "recipes" / "guide" / "pool-size" / "recipe.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("[metrics]\n", '[metrics]\ncourses = ["mdb-pool"]\n', 1),
+                    encoding="utf-8")
+    assert_clean_error(repo.cli("validate", "pool-size"), 2, "metrics.courses", "'mdb-pool'",
+                       "no broker", "allowed: an app whose app.toml names standalone-full.xml")

@@ -941,3 +941,31 @@ def test_a_clusters_smoke_test_sends_every_node_its_share_whatever_the_apps_size
     assert cluster.smoke_rounds(four, nine) == 4 and cluster.smoke_rounds(two, nine) == 2
     assert cluster.smoke_rounds(four, one) == 36  # 9 requests a node either way
     assert cluster.smoke_rounds(two, SimpleNamespace(transactions=tuple("abcd"))) == 5
+
+
+def _by_load_result() -> dict:
+    """An A/B result at three load levels whose first level's interval excludes zero but whose
+    Holm-adjusted p does not (the analysis called it no significant change)."""
+    def level(users, verdict, delta, low, high, p_holm):
+        return {"load": {"users": users}, "verdict": verdict, "baseline": "baseline",
+                "variant": "variant", "pairs": 10,
+                "metrics": {"throughput": {"primary": True, "delta": delta, "ci_low": low,
+                                           "ci_high": high, "verdict": "worse",
+                                           "p_holm": p_holm, "detectable": 0.08,
+                                           "baseline": 100.0, "variant": 93.0}}}
+    return {"validity": {"valid": True}, "verdict": "mixed", "primary_metric": "throughput",
+            "profile": "full", "kind": "ab-by-load",
+            "analysis": {"kind": "ab-by-load", "verdict": "mixed", "comparisons": [
+                level(1, "no significant change", -0.068, -0.123, -0.009, 0.057),
+                level(16, "worse", -0.113, -0.161, -0.061, 0.003)]}}
+
+
+def test_a_run_at_several_loads_says_each_level_s_verdict_and_its_primary_row_says_the_same():
+    result = _by_load_result()
+    line = result_headline(result)
+    assert line.startswith("verdict: mixed (throughput at users 1: no significant change, ")
+    assert "users 16: worse, -11.3 % [-16.1 %, -6.1 %]" in line and "Holm over" in line
+    first = report._comparison_lines(result["analysis"]["comparisons"][0])
+    row = next(line for line in first if line.startswith("*throughput"))
+    # the level's verdict (adjusted), not the unadjusted interval's "worse"
+    assert row.endswith("no significant change (Holm over the load levels)")

@@ -147,6 +147,12 @@ def _headline(result: dict) -> str:
     verdict = result.get("verdict") or "unknown"
     entry = results.primary_entry(result)
     text = f"**Verdict: {verdict}**"
+    if entry and results.is_valid(result) and len(results.comparisons(result)) > 1:
+        # a verdict per load level, each in its own table below: the headline names them all
+        return (f"{text}, {result.get('primary_metric')} at "
+                f"{nowrap(results.levels_text(result))} ({results.interval_level(result)} "
+                f"intervals; Holm over the load levels); against the source: "
+                f"{agreement(result)}.")
     if entry and results.is_valid(result):
         kind, unit = entry.get("delta_kind", "relative"), entry.get("unit")
         text += (f", {result.get('primary_metric')} "
@@ -240,11 +246,13 @@ def _comparison_table(result: dict, c: dict) -> list[str]:
         arrow = "" if m.get("higher_is_better") is None else ("\u00a0↑" if m["higher_is_better"] else "\u00a0↓")
         detect = fmt_pct(m.get("detectable")) if kind == "relative" else "—"
         holm = " (Holm)" if m.get("p_holm") is not None and name != primary else ""
+        said = (results.primary_verdict(c, primary) if name == primary
+                else f"{m.get('verdict') or '—'}{holm}")
         lines.append(f"| {label}{arrow} | {cell(unit_label(unit, kind))} "
                      f"| {fmt_value(m.get('baseline'), unit, kind, with_unit=False)} "
                      f"| {fmt_value(m.get('variant'), unit, kind, with_unit=False)} "
                      f"| {nowrap(fmt_delta(m.get('delta'), m.get('ci_low'), m.get('ci_high'), kind, unit))} "
-                     f"| {detect} | {m.get('verdict') or '—'}{holm} |")
+                     f"| {detect} | {said} |")
     lines += ["", "↑ higher is better, ↓ lower is better. Baseline and variant are means over "
                   "trials; deltas and intervals come from the pairs. The verdict rests on the "
                   "primary metric (bold); a secondary is called only when its Holm-adjusted p is "
