@@ -422,6 +422,19 @@ def levels_text(result: dict) -> str:
     return "; ".join(parts)
 
 
+def course_sources(result: dict) -> list[str]:
+    """The courses (courses.py) a result's valid windows hold, in the order first met (a source
+    read only with errors has none: plot.courses draws nothing of it)."""
+    found: dict[str, None] = {}
+    for trial in result.get("trials") or ():
+        if not trial.get("used"):
+            continue
+        for sample in (trial.get("telemetry") or {}).get("courses") or ():
+            found.update(dict.fromkeys(name for name, figures in sample.items()
+                                       if isinstance(figures, dict) and "error" not in figures))
+    return list(found)
+
+
 def makes_claims(result: dict) -> bool:
     """Whether the result's profile reports a verdict (profiles.toml ``claims``; a result from
     before the key: every profile but the CI one)."""

@@ -143,6 +143,18 @@ def test_ab_block_of_a_format_1_result(result):
     assert "danger" not in md and "warning" not in md
 
 
+def test_a_block_shows_each_course_figure_of_a_valid_run_and_none_of_an_invalid_one(result):
+    paths = {"mdb-pool": "figures/fixture-pool-mdb-pool.png"}
+    md = result_block.render(result, page="guide/05-jca.md", json_path="results/x/y.json",
+                             course_paths=paths)
+    assert "mdb-pool through every valid window](../figures/fixture-pool-mdb-pool.png)" in md
+    bad = copy.deepcopy(result)
+    bad["validity"] = {"valid": False, "problems": ["trial 1 (variant): 3 failed requests"]}
+    md = result_block.render(bad, page="guide/05-jca.md", json_path="results/x/y.json",
+                             course_paths=paths)
+    assert "mdb-pool-mdb-pool.png" not in md and "fixture-pool-mdb-pool.png" not in md
+
+
 def test_detectable_effect_is_stated(result):
     with_power = copy.deepcopy(result)
     with_power["metrics"]["throughput"]["detectable"] = 0.024

@@ -100,3 +100,13 @@ def test_the_figure_draws_every_valid_window_of_each_arm_and_nothing_without_cou
     assert len(left.lines) == 1 and len(right.lines) == 2  # the invalid window is left out
     assert list(right.lines[0].get_ydata()) == [0, 15, 10, 15]
     assert plot.courses({"recipe": "r", "trials": [trial("1", True, [])]}, "mdb-pool") is None
+
+
+def test_a_result_names_the_courses_its_valid_windows_hold_and_a_failed_read_is_none():
+    def trial(used, sample):
+        return {"used": used, "telemetry": {"courses": [{"t": 0.0, **sample}]}}
+    result = {"trials": [trial(True, {"mdb-pool": {"WorkConsumer": {"in_use": 3}},
+                                      "queue-depth": {"error": "no answer"}}),
+                         trial(False, {"queue-depth": {"tlWork": {"messages": 9}}})]}
+    from tuninglab import result as results
+    assert results.course_sources(result) == ["mdb-pool"]

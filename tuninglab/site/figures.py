@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from .. import plot
+from .. import result as results
 from .results_table import forest_rows
 
 __all__ = ["figure_files"]
@@ -26,5 +27,7 @@ def figure_files(site) -> dict[str, bytes]:
         if found is not None:
             _, result = found
             out[site.figure_path(entry.id)] = _png(plot.result_figure(result))
+            for source in results.course_sources(result):  # what happened inside the windows
+                out[site.course_figure_path(entry.id, source)] = _png(plot.courses(result, source))
     out[site.FOREST] = _png(plot.forest(forest_rows(site)))
     return out

@@ -171,6 +171,11 @@ class Site:
         """Docs-relative path of a recipe's figure (drawn at build time, see figures.py)."""
         return f"figures/{recipe_id}.png"
 
+    @staticmethod
+    def course_figure_path(recipe_id: str, source: str) -> str:
+        """Docs-relative path of a recipe's figure of one course (figures.py)."""
+        return f"figures/{recipe_id}-{source}.png"
+
     FOREST = "figures/results-forest.png"
 
     def schema(self) -> dict | None:

@@ -20,7 +20,9 @@ def render_marker(site, recipe_id: str, page: str) -> str:
                                    stored=site.unpublishable_count(recipe_id))
     path, result = found
     return render(result, page=page, json_path=path.relative_to(site.root).as_posix(),
-                  figure_path=site.figure_path(recipe_id), notebook_path=notebook)
+                  figure_path=site.figure_path(recipe_id), notebook_path=notebook,
+                  course_paths={source: site.course_figure_path(recipe_id, source)
+                                for source in results.course_sources(result)})
 
 
 def render_not_measured(recipe_id: str, *, page: str | None = None,
@@ -61,15 +63,19 @@ def agreement_word(site, recipe_id: str) -> str:
 
 
 def render(result: dict, *, page: str, json_path: str, figure_path: str | None = None,
-           notebook_path: str | None = None) -> str:
+           notebook_path: str | None = None, course_paths: dict | None = None) -> str:
     """The block of one stored full result (paths are docs-relative; links are made relative
-    to ``page`` so that MkDocs checks them). An invalid run shows no delta."""
+    to ``page`` so that MkDocs checks them). An invalid run shows no delta. ``course_paths``:
+    the figure of each course the windows hold (courses.py), by source."""
     result = results.upgrade(result)
     lines = _problems(result) + _unsteady(result)
     valid = results.is_valid(result)
     if figure_path and valid:
         lines += [f"![{cell(result.get('title', result['recipe']))}: the measured result]"
                   f"({rel(page, figure_path)})", ""]
+    for source, path in (course_paths or {}).items() if valid else ():
+        lines += [f"![{cell(result['recipe'])}: {source} through every valid window]"
+                  f"({rel(page, path)})", ""]
     lines += [_headline(result), ""]
     stopped = results.stopping_text(result)
     if stopped and valid:
