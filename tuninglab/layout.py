@@ -1,7 +1,10 @@
-"""Where the project's files are: the library's checkout, and the workspace a user works in.
+"""Where the project's files are: the library's own files, and the workspace a user works in.
 
-The library is installed editable from its repository, so its root (``REPO_ROOT``) is the
-package's parent: the images, the workloads and the app baked into the images live there. A
+The library's root (``REPO_ROOT``) holds the image contexts, the workloads and the app baked
+into the images. Installed editable from its repository, that is the checkout (the package's
+parent); installed as a package, the copy of those files the package carries
+(``tuninglab/_library/``, made by setup.py when the wheel is built), with the same relative
+paths, so the command works from any folder and hashes the stack's inputs alike. A
 **workspace** owns what a user adds and measures: ``recipes/``, ``apps/``, ``server-modules/``
 and ``results/``. It is this checkout unless ``TUNINGLAB_WORKSPACE`` (``tuninglab --workspace
 DIR``) names another folder, so a user's own apps and recipes never go into the library's tree.
@@ -13,7 +16,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+# A checkout has the image contexts beside the package; an installed package has its copy.
+REPO_ROOT = PACKAGE.parent if (PACKAGE.parent / "images").is_dir() else PACKAGE / "_library"
 WORKSPACE_ENV = "TUNINGLAB_WORKSPACE"
 
 
