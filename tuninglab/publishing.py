@@ -72,13 +72,20 @@ def _clean_tree(root: Path) -> bool:
     return not status.stdout.strip()
 
 
+# The notebook's run cell may take this long. The engine bounds every window itself (its load's
+# timeouts, the drain's limit, the stack's start-up); this only ends a kernel that hangs. An
+# hour was too short for a real run: blog-notifier-sessions's eight arms of eight blocks, with
+# a reload before each window, were stopped at 60 minutes on 1 December 2026.
+RUN_TIMEOUT_S = 4 * 3600
+
+
 def _execute(notebook: Path) -> bool:
     """Run the notebook in the full profile into a temporary copy; replace the published one
     only when the run succeeded. The run may take over the stack the previous one parked."""
     with tempfile.TemporaryDirectory() as tmp:
         process = subprocess.Popen([sys.executable, "-m", "jupyter", "nbconvert", "--to",
                                     "notebook", "--execute", "--output-dir", tmp,
-                                    "--ExecutePreprocessor.timeout=3600", str(notebook)],
+                                    f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_S}", str(notebook)],
                                    env={**os.environ, "TUNINGLAB_PROFILE": "full",
                                         stackpool.ENV: "1"})
         try:
