@@ -88,3 +88,26 @@ def test_two_turns_make_no_unit_and_no_verdict():
     analysis = analyse(recipe, plan, _trials()[:2])
     assert analysis["comparisons"][0]["pairs"] == 0
     assert analysis["verdict"] == "not assessed"
+
+
+def test_at_several_loads_a_unit_holds_only_the_two_arms_compared():
+    """An A/B run at two loads taking turns: every turn holds one design at both loads, and the
+    loads differ fivefold in throughput. Over all arms, a unit's outer turns mixed the two loads
+    (blog-notifier-sessions, 2 December 2026: -39.5 % between two arms that both served 146
+    pages a second); with the two arms only, each unit compares one load with itself."""
+    trials, turn = [], 0
+    for block in range(6):
+        design = "baseline" if block % 2 == 0 else "variant"
+        loads = (100, 500) if block % 3 else (500, 100)  # the loads' order varies in a turn
+        for load in loads:
+            trials.append(_trial(len(trials), block, turn, f"{design}/users={load}",
+                                 load * (1.1 if design == "variant" else 1.0)))
+        turn += 1
+    for load in (100, 500):
+        arms = (f"baseline/users={load}", f"variant/users={load}")
+        units = turn_triples(trials, arms)
+        assert len(units) == 4 and {u["arm"] for u in units} == set(arms)
+        for unit in range(2):
+            middle, outer = (u for u in units if u["block"] == unit)
+            ratio = middle["metrics"]["throughput"] / outer["metrics"]["throughput"]
+            assert abs(ratio - (1.1 if "variant" in middle["arm"] else 1 / 1.1)) < 1e-9

@@ -95,9 +95,9 @@ def _ab(plan: Plan, trials: list[dict], primary: str, confidence: float) -> dict
         crossover = "same-jvms" if plan.keeps_jvms else "fresh-jvms"
     # Arms taking turns on a cluster with a reload: the turns are the units (comparisons.py).
     by_turns = plan.takes_turns
-    units = turn_triples(trials) if by_turns else trials
     for load in plan.load_values or (None,):
         baseline, variant = plan.arms_at_load(load)
+        units = turn_triples(trials, (baseline.id, variant.id)) if by_turns else trials
         c = compare_arms(units, baseline.id, variant.id, primary, confidence,
                          crossover=crossover)
         c["load"] = None if load is None else {plan.load_key: load}

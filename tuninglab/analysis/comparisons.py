@@ -67,12 +67,23 @@ def _mean_metrics(rows: list[dict]) -> dict:
     return means
 
 
-def turn_triples(trials: list[dict]) -> list[dict]:
+def turn_triples(trials: list[dict], arms: tuple[str, str] | None = None) -> list[dict]:
     """Two records per unit of three consecutive turns, in the shape of a trial: the middle
     turn's means for its arm, the mean of the two outer turns' means for the other arm, both
     with ``block`` the unit's number. A turn with no usable trial ends the unit it would fall
     in (the turns around it no longer alternate), and the count starts again after it; turns
-    left over at the end form no unit."""
+    left over at the end form no unit.
+
+    ``arms``: the two arms compared, when the run has more (an A/B run at several loads, whose
+    every turn holds one design at every load). Only their trials count, and their turns are
+    numbered again in run order, so "consecutive" means consecutive among the two arms' turns:
+    taken over all arms, a unit's outer turns could be windows of another load (the analysis of
+    blog-notifier-sessions, 2 December 2026, compared 500 users with a mean of 500 and 200)."""
+    if arms is not None:
+        trials = [t for t in trials if t["arm"] in arms]
+        # every turn of the two arms, usable or not, so that a turn set aside leaves its gap
+        order = {turn: n for n, turn in enumerate(sorted({t.get("turn", 0) for t in trials}))}
+        trials = [{**t, "turn": order[t.get("turn", 0)]} for t in trials]
     turns = _turn_means(trials)
     out, run = [], []
     for turn in turns:
@@ -80,7 +91,10 @@ def turn_triples(trials: list[dict]) -> list[dict]:
             run = []  # a gap or two turns of one arm in a row: start a new unit here
         run.append(turn)
         if len(run) == 3:
-            (t0, outer, w0, m0), (t1, middle, w1, m1), (t2, _, w2, m2) = run
+            (t0, outer, w0, m0), (t1, middle, w1, m1), (t2, other, w2, m2) = run
+            if other != outer:  # three arms in a row (a run of more arms, no ``arms``)
+                run = run[1:]
+                continue
             unit = len(out) // 2
             out.append({"block": unit, "turns": [t1], "arm": middle, "used": True,
                         "windows": w1, "metrics": m1})
