@@ -17,8 +17,12 @@ import os
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-# A checkout has the image contexts beside the package; an installed package has its copy.
-REPO_ROOT = PACKAGE.parent if (PACKAGE.parent / "images").is_dir() else PACKAGE / "_library"
+# An installed package has its copy of the library's files and no checkout around it; anything
+# else (a checkout, or a partial copy of one such as the site tests' fixture project) is read
+# beside the package.
+_CARRIED = PACKAGE / "_library"
+REPO_ROOT = (_CARRIED if _CARRIED.is_dir() and not (PACKAGE.parent / "images").is_dir()
+             else PACKAGE.parent)
 WORKSPACE_ENV = "TUNINGLAB_WORKSPACE"
 
 
