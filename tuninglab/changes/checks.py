@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["Check", "ChangeNotEffective", "require", "same"]
+__all__ = ["Check", "ChangeNotEffective", "require", "same", "argument_checks"]
 
 
 class ChangeNotEffective(RuntimeError):
@@ -38,3 +38,14 @@ def same(expected, actual) -> bool:
             return "undefined"
         return str(v).strip().strip("'\"").lower()
     return norm(expected) == norm(actual)
+
+
+def argument_checks(what: str, arguments, mine: list[str], others: set[str]) -> list[Check]:
+    """A JVM's arguments as an arm asks: each of ``mine`` present, and each option only another
+    arm has (``others`` minus ``mine``) absent. ``what`` names the arguments ("JVM input
+    argument"). Shared by the server's and the client's JVM options."""
+    def check(token, expected):
+        found = "present" if token in arguments else "absent"
+        return Check(f"{what} {token}", expected, found, found == expected)
+    return ([check(token, "present") for token in mine]
+            + [check(token, "absent") for token in sorted(others - set(mine))])

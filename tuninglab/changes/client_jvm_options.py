@@ -18,7 +18,7 @@ from ..drivers import perf_data
 from ..plan import RUNTIME, Arm
 from ..safety import jvm_options as jvm_option_rules
 from .base import ChangeKind
-from .checks import Check
+from .checks import Check, argument_checks
 
 
 class ClientJvmOptionsChange(ChangeKind):
@@ -62,12 +62,7 @@ class ClientJvmOptionsChange(ChangeKind):
         arguments = found["arguments"]
         mine = shlex.split(self._shown(arm))
         others = {token for other in self.arms for token in shlex.split(self._shown(other))}
-        checks = [Check(f"client JVM argument {token}", "present",
-                        "present" if token in arguments else "absent", token in arguments)
-                  for token in mine]
-        checks += [Check(f"client JVM argument {token}", "absent",
-                         "present" if token in arguments else "absent", token not in arguments)
-                   for token in sorted(others - set(mine))]
+        checks = argument_checks("client JVM argument", arguments, mine, others)
         names = found["collectors"]
         for token in mine:
             words = perf_data.COLLECTOR_OPTIONS.get(token)

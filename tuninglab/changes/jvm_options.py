@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..management import PLATFORM_RUNTIME
 from ..plan import RESTART, Arm
 from .base import ChangeKind
-from .checks import Check
+from .checks import Check, argument_checks
 
 if TYPE_CHECKING:  # the stack (and Docker) only for type checkers
     from ..stack import NodeConfig
@@ -45,12 +45,7 @@ class JvmOptionsChange(ChangeKind):
         arguments = runtime.get("input-arguments") or []
         mine = shlex.split(self.options(arm))
         others = {token for other in self.arms for token in shlex.split(self.options(other))}
-        checks = [Check(f"JVM input argument {token}", "present",
-                        "present" if token in arguments else "absent", token in arguments)
-                  for token in mine]
-        checks += [Check(f"JVM input argument {token}", "absent",
-                         "present" if token in arguments else "absent", token not in arguments)
-                   for token in sorted(others - set(mine))]
+        checks = argument_checks("JVM input argument", arguments, mine, others)
         said = [line for line in self._start_warnings(stack, node)
                 if any(_option_name(token) in line for token in mine if token.startswith("-XX:"))]
         checks += [Check("the JVM honours its options", "no warning about them", line, False)
