@@ -72,7 +72,10 @@ def installed(tmp_path_factory):
 
 
 def _run(venv, cwd, *args, timeout=300):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TUNINGLAB_WORKSPACE")}
+    # the test command sends quick results to a folder of its own (TUNINGLAB_RESULTS_DIR); here
+    # they must land in the workspace, as they do for a user
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("TUNINGLAB_WORKSPACE") and k != "TUNINGLAB_RESULTS_DIR"}
     return subprocess.run([str(venv / "bin" / "tuninglab"), *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
