@@ -85,7 +85,8 @@ def _execute(notebook: Path) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         process = subprocess.Popen([sys.executable, "-m", "jupyter", "nbconvert", "--to",
                                     "notebook", "--execute", "--output-dir", tmp,
-                                    f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_S}", str(notebook)],
+                                    f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_S}",
+                                    str(notebook)],
                                    env={**os.environ, "TUNINGLAB_PROFILE": "full",
                                         stackpool.ENV: "1"})
         try:
