@@ -75,8 +75,9 @@ def turn_triples(trials: list[dict], arms: tuple[str, str] | None = None) -> lis
     left over at the end form no unit.
 
     ``arms``: the two arms compared, when the run has more (an A/B run at several loads, whose
-    every turn holds one design at every load). Only their trials count, and their turns are
-    numbered again in run order, so "consecutive" means consecutive among the two arms' turns:
+    every turn holds one design at every load; None: the trials hold two arms only). Only their
+    trials count, and their turns are numbered again in run order, so "consecutive" means
+    consecutive among the two arms' turns:
     taken over all arms, a unit's outer turns could be windows of another load (the analysis of
     blog-notifier-sessions, 2 December 2026, compared 500 users with a mean of 500 and 200)."""
     if arms is not None:
@@ -91,10 +92,7 @@ def turn_triples(trials: list[dict], arms: tuple[str, str] | None = None) -> lis
             run = []  # a gap or two turns of one arm in a row: start a new unit here
         run.append(turn)
         if len(run) == 3:
-            (t0, outer, w0, m0), (t1, middle, w1, m1), (t2, other, w2, m2) = run
-            if other != outer:  # three arms in a row (a run of more arms, no ``arms``)
-                run = run[1:]
-                continue
+            (t0, outer, w0, m0), (t1, middle, w1, m1), (t2, _, w2, m2) = run
             unit = len(out) // 2
             out.append({"block": unit, "turns": [t1], "arm": middle, "used": True,
                         "windows": w1, "metrics": m1})
