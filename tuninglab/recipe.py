@@ -825,7 +825,7 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
                                 f"{', '.join(images.NODE_IMAGES)} (images set-up builds on the "
                                 f"common server image)"))
     if kind in DEPLOYMENT_KINDS and "deployment" in change:
-        problems += _deployment_problems(change["deployment"], data.get("workload", {}), folder)
+        problems += _changed_deployment_problems(kind, str(change["deployment"]), data, folder)
     if "deployment" in data.get("workload", {}):
         problems += _driven_deployment_problems(kind, data["workload"], folder)
     problems += _database_problems(kind, data.get("stack", {}))
@@ -886,6 +886,20 @@ def _database_problems(kind: str, stack: dict) -> list[Problem]:
         return [Problem("stack.databases", f"{databases}: a database split needs a second "
                                            f"database; allowed: e.g. [\"db\", \"db2\"]")]
     return []
+
+
+def _changed_deployment_problems(kind: str, name: str, data: dict, folder: Path) -> list[Problem]:
+    """The deployment the change names, or, in a sweep of deployments ({value}), the one each
+    value names: each must be one of the app's."""
+    if PLACEHOLDER not in name:
+        return _deployment_problems(name, data.get("workload", {}), folder)
+    if kind != "deployment":
+        return [Problem("change.deployment", f"{PLACEHOLDER} with change.kind {kind}; allowed: "
+                                             f"one of the app's further deployments (only kind "
+                                             f"deployment sweeps them)")]
+    return [problem for value in data.get("sweep", {}).get("values", [])
+            for problem in _deployment_problems(name.replace(PLACEHOLDER, str(value)),
+                                                data.get("workload", {}), folder)]
 
 
 def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Problem]:

@@ -42,6 +42,7 @@ __all__ = [
     "RATIO",
     "DIFFERENCE",
     "SCALES",
+    "APP_REPORTED_METRICS",
     "METRIC_RULES",
     "MetricRule",
     "Comparison",
@@ -109,7 +110,16 @@ METRIC_RULES = {
     "consumer_peak": MetricRule(higher_is_better=True, scale=DIFFERENCE),
     # Write operations the node sent to its disk, per transaction (metrics.runtime "disk").
     "disk_writes_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
+    # What an app's own script reports of a window under these names (APP_REPORTED_METRICS):
+    # purchase orders the supplier received from work orders that then rolled back, per 1,000
+    # work orders, and the delay from a purchase order's row to its delivery (apps/purchasing).
+    "orphans_per_ktx": MetricRule(higher_is_better=False, scale=DIFFERENCE),
+    "delivery_lag_p50": MetricRule(higher_is_better=False, scale=RATIO),
+    "delivery_lag_p99": MetricRule(higher_is_better=False, scale=RATIO),
 }
+# The metrics an app's script may report in its summary's "app" figures (k6_contract.js), taken
+# as they are: the app counts them, not the lab.
+APP_REPORTED_METRICS = ("orphans_per_ktx", "delivery_lag_p50", "delivery_lag_p99")
 
 
 @dataclass(frozen=True)

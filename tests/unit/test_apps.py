@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from tuninglab import apps, staleness
+from tuninglab.changes import kind_for
 from tuninglab.load import LoadSpec
+from tuninglab.plan import compile_plan
 from tuninglab.recipe import RecipeError, find_recipe, load_recipe
 
 REPO = Path(__file__).resolve().parents[2]
@@ -241,6 +243,42 @@ def test_a_deployment_change_names_one_of_the_app_s_deployments(tree, change, ex
     with pytest.raises(RecipeError) as caught:
         load_recipe(tree.sample)
     assert expected in str(caught.value)
+
+
+@pytest.mark.parametrize("values, expected", [
+    ('["replicated", "anywhere"]', None),
+    ('["replicated", "shared"]', "change.deployment: apps/sessioncart/app.toml: no deployment "
+                                 "'shared'; allowed: replicated, anywhere"),
+])
+def test_a_sweep_of_deployments_names_one_in_each_value(tree, values, expected):
+    """deployment = "{value}" with a [sweep]: every value must be one of the app's deployments
+    (checked before anything starts), and each arm drives the one its value names
+    (apps/purchasing: four designs side by side)."""
+    _drive_app(tree, "sessioncart", "cart",
+               'kind = "deployment"\ndeployment = "{value}"\n\n[sweep]\nname = "design"\n'
+               f'values = {values}\ncheaper = "none"')
+    if expected is None:
+        recipe = load_recipe(tree.sample)
+        kind = kind_for(recipe)
+        plan = compile_plan(recipe, switch=kind.switch)
+        wars = {arm.level: kind.deployment(arm).context_root for arm in plan.arms}
+        app = apps.load("sessioncart", recipe.repo_root)
+        assert wars == {"replicated": app.deployment("replicated").context_root,
+                        "anywhere": app.deployment("anywhere").context_root}
+        assert plan.layout == "shared"  # no reload between the values: one node serves them all
+        return
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.sample)
+    assert expected in str(caught.value)
+
+
+def test_a_sweep_value_cannot_name_a_database_split_s_deployment(tree):
+    _drive_app(tree, "sessioncart", "cart",
+               'kind = "database-split"\ndeployment = "{value}"\ndb_cpus = 0.5\n\n[sweep]\n'
+               'name = "design"\nvalues = ["replicated", "anywhere"]\ncheaper = "none"')
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(tree.sample)
+    assert "change.deployment: {value} with change.kind database-split" in str(caught.value)
 
 
 @pytest.mark.parametrize("change, driven, expected", [

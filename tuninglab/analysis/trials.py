@@ -11,7 +11,7 @@ Two kinds of trouble, kept apart because they mean different things:
 """
 from __future__ import annotations
 
-from .. import interference
+from .. import interference, stats
 from .. import load as load_driver
 from ..recipe import MEASURES_ERRORS, Recipe
 
@@ -29,6 +29,8 @@ UNITS = {
     "message_latency_p50": "ms from send to consumed", "message_latency_p99": "ms from send to consumed",
     "drain_rate": "messages consumed a second", "consumer_peak": "messages in the consumer at once (peak)",
     "disk_writes_per_tx": "disk write operations per tx",
+    "orphans_per_ktx": "deliveries without a committed order per 1,000 orders",
+    "delivery_lag_p50": "ms from order to delivery", "delivery_lag_p99": "ms from order to delivery",
 }
 
 
@@ -45,6 +47,9 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
         if messages.get("drain_rate") is not None:  # a drain: consumed a second, first to last
             metrics["drain_rate"] = messages["drain_rate"]
             metrics["consumer_peak"] = messages.get("peak_in_work")
+    figures = load.get("app") or {}  # what the app's own script counted (stats.APP_REPORTED_METRICS)
+    metrics.update({name: figures[name] for name in stats.APP_REPORTED_METRICS
+                    if figures.get(name) is not None})
     metrics["cpu_per_tx"] = telemetry.get("cpu_per_tx_ms")
     metrics["db_cpu_per_tx"] = telemetry.get("db_cpu_per_tx_ms")
     metrics["gc_time"] = telemetry.get("gc_time_share")

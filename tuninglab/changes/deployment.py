@@ -16,6 +16,7 @@ from __future__ import annotations
 from .. import apps
 from ..management import ManagementError
 from ..plan import RUNTIME, Arm
+from ..recipe import PLACEHOLDER
 from .base import ChangeKind
 from .checks import Check
 
@@ -35,7 +36,10 @@ class DeploymentChange(ChangeKind):
         self.app = apps.load(recipe.workload.app, recipe.repo_root)
 
     def deployment(self, arm: Arm) -> apps.Deployment:
-        return self.app.deployment(self.change.deployment if self.applies(arm) else "")
+        """The arm's WAR: the variant's (of a sweep, the one its value names: ``{value}``), or
+        the app's own."""
+        return self.app.deployment(self.substitute(self.change.deployment, arm)
+                                   if self.applies(arm) else "")
 
     def load_for(self, arm: Arm) -> dict:
         return {"deployment": self.deployment(arm).name}
@@ -111,6 +115,11 @@ class DeploymentChange(ChangeKind):
                       routed == wanted)]
 
     def describe(self, arm: Arm | None = None) -> str:
+        if arm is None and self.recipe.sweep:
+            wars = [self.app.deployment(self.change.deployment.replace(PLACEHOLDER, str(v)))
+                    for v in self.recipe.sweep.values]
+            return "deployment, one a value: " + ", ".join(
+                f"{d.war_name} ({d.context_root})" for d in wars)
         if arm is None:
             other = self.app.deployment(self.change.deployment)
             return (f"deployment: {self.app.war_name} -> {other.war_name} "
