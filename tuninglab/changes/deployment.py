@@ -17,7 +17,7 @@ from .. import apps
 from ..management import ManagementError
 from ..plan import RUNTIME, Arm
 from ..recipe import PLACEHOLDER
-from .base import ChangeKind
+from .base import ChangeKind, value_text
 from .checks import Check
 
 WEB_CACHES = (("subsystem", "infinispan"), ("cache-container", "web"))
@@ -116,7 +116,7 @@ class DeploymentChange(ChangeKind):
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None and self.recipe.sweep:
-            wars = [self.app.deployment(self.change.deployment.replace(PLACEHOLDER, str(v)))
+            wars = [self.app.deployment(self.change.deployment.replace(PLACEHOLDER, value_text(v)))
                     for v in self.recipe.sweep.values]
             return "deployment, one a value: " + ", ".join(
                 f"{d.war_name} ({d.context_root})" for d in wars)

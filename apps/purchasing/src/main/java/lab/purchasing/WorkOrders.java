@@ -60,13 +60,7 @@ public class WorkOrders {
         long id;
         try (Connection c = database.getConnection()) {
             id = nextId(c);
-            try (PreparedStatement s = c.prepareStatement(WORK_ORDER)) {
-                s.setLong(1, id);
-                s.setLong(2, epoch);
-                s.setInt(3, part);
-                s.setInt(4, qty);
-                s.executeUpdate();
-            }
+            insertOrder(c, WORK_ORDER, id, epoch, part, qty);
             try (PreparedStatement s = c.prepareStatement(TAKE_PART)) {
                 s.setInt(1, qty);
                 s.setInt(2, part);
@@ -74,13 +68,7 @@ public class WorkOrders {
                     throw new IllegalArgumentException("no part " + part + " in the inventory");
                 }
             }
-            try (PreparedStatement s = c.prepareStatement(PURCHASE_ORDER)) {
-                s.setLong(1, id);
-                s.setLong(2, epoch);
-                s.setInt(3, part);
-                s.setInt(4, qty);
-                s.executeUpdate();
-            }
+            insertOrder(c, PURCHASE_ORDER, id, epoch, part, qty);
             PurchaseOrder order = new PurchaseOrder(id, epoch, delayMs);
             switch (Settings.SEND) {
                 case "in-transaction" -> supplier.deliver(order);  // the part's row stays locked meanwhile
@@ -106,6 +94,18 @@ public class WorkOrders {
             Ledger.rolledBack();
         }
         return id;
+    }
+
+    /** A work order's or its purchase order's row: both are (id, epoch, part, qty). */
+    private static void insertOrder(Connection c, String sql, long id, long epoch, int part, int qty)
+            throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setLong(1, id);
+            s.setLong(2, epoch);
+            s.setInt(3, part);
+            s.setInt(4, qty);
+            s.executeUpdate();
+        }
     }
 
     private static long nextId(Connection c) throws SQLException {
