@@ -532,6 +532,9 @@ class _Run:
             together(arms, lambda a: load.run(stack.loadgen, specs[a.id], prof.settle_s,
                                               f"{tag}-{nodes[a.id]}-settle"))
         runtime = self.recipe.metrics.runtime
+        # The k6 runs whose last requests the server may still finish inside the window: a
+        # settling run's (or a window measured again's) and the window's own.
+        edges = 1 if idle_s or not prof.settle_s else 2
         while True:  # once, unless the window held too few transactions (window_length.py)
             seconds = self.window.seconds
             before = together(arms, lambda a: telemetry.snapshot(stack, nodes[a.id], runtime,
@@ -547,6 +550,7 @@ class _Run:
             longer = self.window.grow(completed)
             if longer is None:
                 break
+            edges = 2
             self.say(f"block {block.index + 1}: fewer than {self.window.min_transactions} "
                      f"transactions completed in the {seconds} s window "
                      f"({', '.join(f'{k} {n}' for k, n in completed.items())}); measuring "
@@ -556,7 +560,8 @@ class _Run:
             self.say(f"block {block.index + 1}: {slow}")
         self.clock.done(time.monotonic() - began)
         return [self._trial(block, arm, nodes[arm.id], started, checks[arm.id], summaries[arm.id],
-                            before[arm.id], after[arm.id], len(arms), drained[arm.id])
+                            before[arm.id], after[arm.id], len(arms), drained[arm.id],
+                            edges * specs[arm.id].concurrency)
                 for arm in arms]
 
     def _put_arms(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
@@ -601,7 +606,7 @@ class _Run:
         return record
 
     def _trial(self, block, arm, node, started, checks, summary, before, after, shared_by,
-               drained_s) -> dict:
+               drained_s, cut_off) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
         numbers = load.load_metrics(summary)
         # A change made by the load generator is proven by the window it ran in, and by what
@@ -612,7 +617,8 @@ class _Run:
                                       numbers.get("client")),
             f"{node} ({arm.label}), trial {index}")]
         ok = numbers["requests"] - numbers["failed"]
-        window = telemetry.window(stack, node, before, after, ok, self.window.seconds, shared_by)
+        window = telemetry.window(stack, node, before, after, ok, self.window.seconds, shared_by,
+                                  cut_off)
         # What the arm did to the database, where the recipe says what that must be.
         checks = [*checks, *changes.require(
             database_read_back.checks(self.recipe.change.database, self.kind.applies(arm),

@@ -16,6 +16,7 @@ from .drivers import driver_for
 from .recipe import Workload
 
 WARMUP_USERS = 8  # closed-model users of an open-model recipe's warm-up (the stack's default)
+OPEN_MAX_USERS = 200  # an open model's pool of virtual users where the recipe sets none
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,12 @@ class LoadSpec:
         parameters = {**self.parameters,
                       **{k: v for k, v in overrides.items() if k in self.app.parameters}}
         return replace(self, **fields, parameters=parameters)
+
+    @property
+    def concurrency(self) -> int:
+        """The most requests this load can have in flight: a closed model's users, an open
+        model's pool of virtual users."""
+        return self.users if self.model != "open" else (self.max_users or OPEN_MAX_USERS)
 
     def for_warmup(self) -> "LoadSpec":
         """The load a node warms up with: this one, or for an open model its closed

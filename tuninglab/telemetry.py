@@ -164,7 +164,7 @@ def _members(stack, target: str, runtime: tuple[str, ...]) -> dict:
 
 
 def window(stack, target: str, before: dict, after: dict, transactions: int, load_s: float,
-           shared_by: int = 1) -> dict:
+           shared_by: int = 1, cut_off: int = 0) -> dict:
     """Derived telemetry of one window; CPU per transaction in milliseconds.
 
     The snapshots bracket the whole k6 run, which includes about 0.1 s of k6 start-up without
@@ -174,7 +174,8 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
 
     A target with several nodes (a cluster) reads as one application server: ``app`` is their
     CPU together, GC their sum, the compiler figures the busiest node's; ``members`` has each
-    node's own figures and the requests the balancer gave it.
+    node's own figures and the requests the balancer gave it. ``cut_off``: the requests the
+    load left in flight at the window's edges (database_stats.window).
     """
     cpu = {role: after["cpu_s"][role] - before["cpu_s"][role] for role in after["cpu_s"]}
     members = list(after["members"])
@@ -233,7 +234,8 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         out["disk"] = _disk_window(disks, transactions, load_s)
     if "database" in after:  # arms side by side share the database: its figures are theirs
         out["database"] = (database_stats.window(before["database"], after["database"],
-                                                 transactions, load_s) if shared_by == 1
+                                                 transactions, load_s, cut_off)
+                           if shared_by == 1
                            else {"error": f"shared by {shared_by} arms measured side by side"})
     if "courses" in after:  # what the figures did inside the window (courses.py)
         out["courses"] = after["courses"]

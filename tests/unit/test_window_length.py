@@ -68,18 +68,22 @@ def _slot_run(rates: dict[str, float], monkeypatch):
     run.rng = __import__("random").Random(1)
     run.switcher = SimpleNamespace(before_slot=lambda node, arm: [])
     run.verify = lambda node, arm: []
-    spec = SimpleNamespace(with_load=lambda load: SimpleNamespace(at=lambda *a: a[0]))
+    # each arm's load: the node it is sent to, and the four requests it can have in flight
+    spec = SimpleNamespace(with_load=lambda load: SimpleNamespace(
+        at=lambda *a: SimpleNamespace(node=a[0], concurrency=4)))
     run.spec, run.streams = spec, {"app-1": 0, "app-2": 1}
     run.kind = SimpleNamespace(load_for=lambda arm: {})
     run.stack = SimpleNamespace(loadgen=None)
 
-    def fake_run(loadgen, node, seconds, tag):
-        arm = "baseline" if node == "app-1" else "variant"
+    def fake_run(loadgen, load, seconds, tag):
+        arm = "baseline" if load.node == "app-1" else "variant"
         ran.append((arm, seconds))
         n = int(rates[arm] * seconds)
         return {"transactions": {"Browse": {"count": n, "failed": 0, "latency_ms": {}}},
                 "trial_s": seconds}
-    run._trial = lambda block, arm, node, started, checks, summary, *rest: summary
+    # a trial is its summary, and the requests the window may have cut off (its last argument)
+    run._trial = lambda block, arm, node, started, checks, summary, *rest: \
+        {**summary, "cut_off": rest[-1]}
     monkeypatch.setattr(experiment.load, "run", fake_run)
     run.drains = []  # the longest wait the slot allowed for each node's last requests
     monkeypatch.setattr(experiment.telemetry, "wait_until_idle",
@@ -90,8 +94,10 @@ def _slot_run(rates: dict[str, float], monkeypatch):
 
 def test_the_slot_waits_for_the_last_windows_requests_as_long_as_its_profile_says(monkeypatch):
     run, said, ran, block = _slot_run({"baseline": 100.0, "variant": 100.0}, monkeypatch)
-    run.slot(block, ("baseline", "variant"))
+    summaries = run.slot(block, ("baseline", "variant"))
     assert run.drains == [run.prof.drain_max_s] * 2
+    # no settling run here (the quick profile): only the window's own last requests are cut off
+    assert run.prof.settle_s == 0 and [s["cut_off"] for s in summaries] == [4, 4]
     recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
     # CI makes no claim and waits briefly; a published window never starts behind another's work
     assert recipe.profile("quick").drain_max_s < recipe.profile("full").drain_max_s
@@ -103,6 +109,8 @@ def test_the_slot_measures_again_with_longer_windows_and_keeps_them(monkeypatch)
     # 1/s completes 3, 6 (short), then 12 (enough) transactions
     assert sorted({s for _, s in ran if s != run.prof.settle_s}) == [3, 6, 12]
     assert all(s["trial_s"] == 12 for s in summaries)
+    # a window measured again follows one whose last requests the server may still finish
+    assert all(s["cut_off"] == 2 * 4 for s in summaries)
     assert run.window.seconds == 12 and len(said) == 2
     assert "measuring again with 6 s windows" in said[0]
     ran.clear()

@@ -21,5 +21,5 @@ def environment(spec, seconds: int) -> dict[str, str]:
            "REQUESTS_PER_CONNECTION": str(spec.requests_per_connection)}
     if spec.model == "open":
         env["RATE"] = str(int(spec.rate))
-        env["MAX_USERS"] = str(spec.max_users or 200)
+        env["MAX_USERS"] = str(spec.concurrency)
     return env
