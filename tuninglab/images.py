@@ -1,6 +1,8 @@
 """The container images the stack is made of, all built locally by `scripts/setup.sh`."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import docker
 import docker.errors
 
@@ -17,6 +19,33 @@ JDK_IMAGES = {JDK: WILDFLY, "25": "tuninglab/wildfly-next-jdk:39.0.1"}
 # the name a recipe gives, with the folder each is built from (scripts/lib/stack-images.sh):
 # only the recipes that use one change when its folder does (staleness.role_inputs).
 NODE_IMAGES = {"libaio": ("tuninglab/wildfly-libaio:39.0.1", "images/wildfly-libaio")}
+
+
+@dataclass(frozen=True)
+class JvmAgent:
+    """A native JVM agent on disk in a server image built on WILDFLY (change kind "jvm-agent"):
+    every arm runs that image, and an arm loads the agent by naming ``library`` in an
+    ``-agentpath`` option."""
+
+    image: str
+    folder: str  # what the image is built from (scripts/lib/stack-images.sh)
+    library: str  # the agent's path inside the image
+    # The options a recipe may give it (safety/jvm_options.agent_problems), and those among
+    # them that name a file the agent writes (only under /tmp of the node's container).
+    options: tuple[str, ...] = ()
+    file_options: tuple[str, ...] = ()
+
+
+# async-profiler's sampling and output options (its docs' "profiler options"); left out are
+# those that reach outside the JVM (fdtransfer: a helper process; jfrsync: a settings file).
+JVM_AGENTS = {"async-profiler": JvmAgent(
+    "tuninglab/wildfly-async-profiler:39.0.1", "images/wildfly-async-profiler",
+    "/opt/async-profiler/lib/libasyncProfiler.so",
+    options=("start", "event", "interval", "alloc", "lock", "wall", "jstackdepth", "cstack",
+             "threads", "sched", "file", "log", "loglevel", "quiet", "jfr", "collapsed", "flat",
+             "traces", "total", "include", "exclude", "live", "loop", "timeout", "chunksize",
+             "chunktime"),
+    file_options=("file", "log"))}
 
 # The load generator of an app driven by a client JVM (drivers/java_client.py): WILDFLY for its
 # JDK and WildFly's client library, with k6 beside them (images/java-client).

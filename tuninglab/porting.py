@@ -29,7 +29,8 @@ from .recipe import Recipe, RecipeError, load_recipe
 __all__ = ["PortError", "PORTABLE_KINDS", "port", "why_not_portable"]
 
 # Change kinds that touch the server, the JVM, the container or the database only.
-PORTABLE_KINDS = ("jboss-cli", "jvm-options", "container-limits", "postgresql-conf", "none")
+PORTABLE_KINDS = ("jboss-cli", "jvm-options", "jvm-agent", "container-limits", "postgresql-conf",
+                  "none")
 _DATA_SOURCE = re.compile(r"(data-source=)([A-Za-z0-9_.\-]+)")
 # A system property the lab's own app reads at deployment (changes/app_properties.py).
 _APP_PROPERTY = re.compile(r"system-property=(tl\.[A-Za-z0-9_.\-]+)")

@@ -100,8 +100,14 @@ def problems(recipe: Recipe, *, client=None) -> list[str]:
     options_by_arm = {}
     for arm_id, node in nodes.items():
         found += _node_problems(where, arm_id, node, cpus)
-        refused = jvm_option_rules.problems(node["jvm_options"])
-        found += [f"{where}: {_options_key(recipe)}: {problem}" for problem in refused]
+        refused = [f"{_options_key(recipe)}: {problem}"
+                   for problem in jvm_option_rules.problems(_written_options(node))]
+        if node.get("agent_token"):
+            refused += [f"change.agent_options: {problem}" for problem in
+                        jvm_option_rules.agent_problems(kind.agent_options(plan.arm(arm_id)),
+                                                        kind.agent.options,
+                                                        kind.agent.file_options)]
+        found += [f"{where}: {problem}" for problem in refused]
         if not refused:
             options_by_arm[arm_id] = shlex.split(node["jvm_options"])
     found += _stack_problems(recipe, where, cpus)
@@ -217,12 +223,22 @@ def _node(recipe, kind, arm) -> dict:
         node["jvm_options"] = kind.options(arm)
     if hasattr(kind, "jdk"):  # its JVM runs on that JDK's image: the options are asked of it
         node["jdk"] = kind.jdk(arm)
+    if hasattr(kind, "agent"):  # every arm runs the agent's image, which the options name
+        node["image"] = kind.agent.image
+        node["agent_token"] = kind.agent_token(arm)
     if hasattr(kind, "limits") and kind.applies(arm):
         limits = kind.change.limits
         node.update({k: v for k, v in kind.limits(arm).items() if v is not None})
         node["keys"] = {k: f"change.limits.app_{k}" for k in ("cpuset", "cpus", "memory")
                         if getattr(limits, f"app_{k}") is not None}
     return node
+
+
+def _written_options(node: dict) -> str:
+    """The JVM options a recipe wrote: without the -agentpath the lab adds for a jvm-agent
+    change (its library is the lab's; its options are checked on their own)."""
+    token = node.get("agent_token")
+    return node["jvm_options"].replace(token, "") if token else node["jvm_options"]
 
 
 def _options_key(recipe) -> str:
@@ -318,7 +334,7 @@ def _machine_cpus(client) -> int:
 def _probe(recipe, where, options_by_arm, nodes, operations, settings, client) -> list[str]:
     """The checks only the images can answer, of what problems() gathered from the recipe."""
     from . import images
-    jvms = list(dict.fromkeys(images.JDK_IMAGES[n["jdk"]] if "jdk" in n else images.WILDFLY
+    jvms = list(dict.fromkeys(n.get("image") or images.JDK_IMAGES.get(n.get("jdk"), images.WILDFLY)
                               for n in nodes.values())) or [images.WILDFLY]
     ids = images.require_images(client, list(dict.fromkeys([images.WILDFLY, images.DB, *jvms])))
     found = []

@@ -82,9 +82,10 @@ CHANGE_KEYS = {
     "database-split": ("deployment", "db_cpus"),
     "jdk": ("jdk",),
     "node-image": ("node_image",),
+    "jvm-agent": ("agent", "agent_options"),
     "none": ("switch",),
 }
-CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (),
+CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (), "jvm-agent": ("agent",),
                    "database-split": ("deployment",)}
 # Change kinds whose arms choose which of the app's deployments they drive.
 DEPLOYMENT_KINDS = ("deployment", "database-split")
@@ -215,6 +216,8 @@ class Change:
     db_cpus: float | None = None  # kind database-split: each database's quota in the variant
     jdk: str | None = None  # kind jdk: the variant's JDK (a major version the images offer)
     node_image: str | None = None  # kind node-image: the variant's image (images.NODE_IMAGES)
+    agent: str | None = None  # kind jvm-agent: the agent the variant loads (images.JVM_AGENTS)
+    agent_options: str | None = None  # kind jvm-agent: its options, after -agentpath:<lib>=
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
@@ -824,6 +827,8 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems.append(Problem("change.node_image", f"{change['node_image']!r}; allowed: "
                                 f"{', '.join(images.NODE_IMAGES)} (images set-up builds on the "
                                 f"common server image)"))
+    if kind == "jvm-agent":
+        problems += _agent_problems(change)
     if kind in DEPLOYMENT_KINDS and "deployment" in change:
         problems += _changed_deployment_problems(kind, str(change["deployment"]), data, folder)
     if "deployment" in data.get("workload", {}):
@@ -860,6 +865,22 @@ def _client_read_back_problems(change: dict, app) -> list[Problem]:
                                 f"{', '.join(own)}, and nothing proves the client ran it; "
                                 f"allowed: [change.client.baseline] and [change.client.variant] "
                                 f"with what the client reports of itself (or [change.database])"))
+    return problems
+
+
+def _agent_problems(change: dict) -> list[Problem]:
+    """Kind jvm-agent: an agent set-up builds an image for, and options that stay one JVM
+    argument (the agent's own syntax is the JVM's to judge: preflight starts it)."""
+    problems = []
+    if "agent" in change and change["agent"] not in images.JVM_AGENTS:
+        problems.append(Problem("change.agent", f"{change['agent']!r}; allowed: "
+                                f"{', '.join(images.JVM_AGENTS)} (set-up builds an image for "
+                                f"each on the common server image)"))
+    options = change.get("agent_options")
+    if options is not None and (not isinstance(options, str) or not options
+                                or any(c.isspace() for c in options)):
+        problems.append(Problem("change.agent_options", f"{options!r}: the agent's options as one "
+                                f"word, e.g. 'start,event=cpu,interval=10ms' (no spaces)"))
     return problems
 
 
@@ -1304,6 +1325,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         db_cpus=_cpus(change.get("db_cpus")),
         jdk=None if change.get("jdk") is None else str(change["jdk"]),
         node_image=change.get("node_image"),
+        agent=change.get("agent"),
+        agent_options=change.get("agent_options"),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
         runtime={arm: {address: dict(attributes) for address, attributes in table.items()}

@@ -54,6 +54,8 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     if recipe.change.node_image is not None:  # the common image with one thing added
         roles[f"node-image {recipe.change.node_image}"] = (
             images.NODE_IMAGES[recipe.change.node_image][1],)
+    if recipe.change.agent is not None:  # the common image with a JVM agent on disk
+        roles[f"jvm-agent {recipe.change.agent}"] = (images.JVM_AGENTS[recipe.change.agent].folder,)
     app = apps.load(recipe.workload.app, recipe.repo_root)
     if not app.built_in:  # the images' own app is an input of every stack
         roles[f"app {app.name}"] = app.inputs

@@ -73,6 +73,24 @@ stage_wildfly_libaio() {
   stage_on_wildfly wildfly-libaio "$1"
 }
 
+# The common server image with async-profiler's agent on disk (change kind "jvm-agent"). Its
+# release is named in the image's folder (async-profiler.env); the jar from Maven Central holds
+# the agent of every platform, of which the context takes the linux-x64 one.
+stage_wildfly_async_profiler() {
+  local ctx="$1" version jar
+  version="$(sed -n 's/^ASYNC_PROFILER_VERSION=//p' "$ROOT/images/wildfly-async-profiler/async-profiler.env")"
+  jar="async-profiler-$version.jar"
+  maven_fetch "tools.profiler:async-profiler:$version:jar" "$jar"
+  stage_require "$TL_CACHE/$jar" "run scripts/setup.sh (it fetches it from Maven Central)"
+  stage_on_wildfly wildfly-async-profiler "$ctx"
+  [[ -z "$STAGE_MISSING" ]] || return 0
+  python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' \
+    "$TL_CACHE/$jar" linux-x64/libasyncProfiler.so >"$ctx/libasyncProfiler.so" || true
+  [[ -s "$ctx/libasyncProfiler.so" ]] || die "$jar holds no linux-x64/libasyncProfiler.so" \
+    "name a release of tools.profiler:async-profiler that ships it in async-profiler.env"
+  STAGE_BUILD_ARGS+=("ASYNC_PROFILER_VERSION=$version")
+}
+
 # The load generator of an app driven by a client JVM (driver "java-client"): the server image
 # for its JDK and WildFly's client library, with k6 copied from the k6 image.
 stage_java_client() {
@@ -99,6 +117,8 @@ image_register balancer tuninglab/haproxy:trixie stage_balancer
 image_register wildfly-next-jdk tuninglab/wildfly-next-jdk:39.0.1 stage_wildfly_next_jdk
 # The same for the images of change kind "node-image" (tuninglab/images.py, NODE_IMAGES).
 image_register wildfly-libaio tuninglab/wildfly-libaio:39.0.1 stage_wildfly_libaio
+# The same for the agents of change kind "jvm-agent" (tuninglab/images.py, JVM_AGENTS).
+image_register wildfly-async-profiler tuninglab/wildfly-async-profiler:39.0.1 stage_wildfly_async_profiler
 # The same for the client JVM's load generator (tuninglab/images.py, CLIENT_JVM): only the
 # recipes whose app it drives change when it does.
 image_register java-client tuninglab/java-client:39.0.1 stage_java_client

@@ -17,6 +17,7 @@ from .database_split import DatabaseSplitChange
 from .deployment import DeploymentChange
 from .jboss_cli import JbossCliChange
 from .jdk import JdkChange
+from .jvm_agent import JvmAgentChange
 from .jvm_options import JvmOptionsChange
 from .node_image import NodeImageChange
 from .ladder import LadderChange
@@ -30,7 +31,8 @@ __all__ = ["KINDS", "ChangeKind", "ChangeNotEffective", "Check", "kind_for", "pa
 KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, ClientJvmOptionsChange, LadderChange, BalancerPolicyChange,
-    ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange)}
+    ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange,
+    JvmAgentChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

@@ -30,17 +30,20 @@ class NodeImageChange(ChangeKind):
         return base.with_changes(image=self.image(arm))
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
-        """The running container's image is the arm's, by the id the stack started with (a
-        tag can move after a build)."""
-        container = stack.nodes[node].get_wrapped_container()
-        container.reload()
-        wanted = self.image(arm)
-        wanted_id = (stack.image_ids.get(wanted)
-                     or images.require_images(stack.client, [wanted])[wanted])
-        return [Check(f"{node}: the container's image", f"{wanted} ({wanted_id[7:19]})",
-                      container.attrs["Image"][7:19], container.attrs["Image"] == wanted_id)]
+        return [image_check(stack, node, self.image(arm))]
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
             return f"node-image: {images.WILDFLY} -> {self.image()}"
         return f"node-image: {self.image(arm)}"
+
+
+def image_check(stack, node: str, wanted: str) -> Check:
+    """The running container's image is ``wanted``, by the id the stack started with (a tag
+    can move after a build)."""
+    container = stack.nodes[node].get_wrapped_container()
+    container.reload()
+    wanted_id = (stack.image_ids.get(wanted)
+                 or images.require_images(stack.client, [wanted])[wanted])
+    return Check(f"{node}: the container's image", f"{wanted} ({wanted_id[7:19]})",
+                 container.attrs["Image"][7:19], container.attrs["Image"] == wanted_id)

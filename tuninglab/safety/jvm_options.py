@@ -75,6 +75,27 @@ def problems(options: str) -> list[str]:
     return found
 
 
+def agent_problems(agent_options: str, allowed: tuple[str, ...],
+                   file_options: tuple[str, ...]) -> list[str]:
+    """What is wrong with the options of a lab-built agent (images.JVM_AGENTS): names of its
+    own list only, and files it writes under /tmp of the node's container (not over the
+    server's files). The agent's path is the lab's; the recipe writes only these."""
+    shell = sorted({c for c in agent_options if c in SHELL_CHARACTERS or c.isspace()})
+    if shell:
+        return [f"{' '.join(repr(c) for c in shell)} in '{agent_options}'; allowed: the agent's "
+                f"options as name or name=value, separated by commas"]
+    found = []
+    for item in agent_options.split(","):
+        name, _, value = item.partition("=")
+        if name not in allowed:
+            found.append(f"'{name}' is not an option the lab passes to this agent; allowed: "
+                         f"{', '.join(allowed)}")
+        elif name in file_options and not re.fullmatch(r"/tmp/[\w.\-]+", value):
+            found.append(f"{name}='{value}': the agent writes it; allowed: a file name under "
+                         f"/tmp/ (e.g. /tmp/lab.jfr)")
+    return found
+
+
 def _refused(token: str) -> str | None:
     for prefix, why in REFUSED_PREFIXES.items():
         if token.startswith(prefix):
