@@ -150,7 +150,9 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
             static["calibration"] = calibration.measure(stack.loadgen)
             say(f"calibration: {static['calibration']['median_ms']:.0f} ms (median)")
             phases.end("calibration")
-        warmups = run.warm_up(first)
+        origin = stack.origin()
+        warmups = run.warm_up(first, compiled_before=origin["taken_over"] and set(first) <= set(
+            origin["nodes_kept_warm"]))
         phases.end("warmup")
         trials, queue_log = run.blocks(blocks)
         phases.end("trials")
@@ -327,25 +329,28 @@ class _Run:
         return {"start_s": seconds, "verified": self.configure(arms)}
 
     # -- warm-up --------------------------------------------------------------------------------
-    def warm_up(self, arms: dict[str, Arm]) -> dict:
+    def warm_up(self, arms: dict[str, Arm], compiled_before: bool = False) -> dict:
         """Every node to its plateau, in a random order (a node warmed first must not always be
         the same arm's): nodes measured side by side reach it side by side (warmup.py), nodes
-        measured one at a time one at a time, the others idle."""
+        measured one at a time one at a time, the others idle. ``compiled_before``: every node
+        is a JVM that has compiled this server before (reloaded, or taken over warm), which
+        has only the redeployed application left to compile."""
         prof, say = self.prof, self.say
         order = list(arms)
         self.rng.shuffle(order)
         specs = {node: self._warm_spec(node, arms[node]) for node in order}
+        side_by_side = prof.compile_side_by_side or (compiled_before
+                                                     and prof.recompile_side_by_side)
         # The CI profile (compile phase side by side, no plateau phase) warms every node at
         # once whatever the layout: nothing is left to do one node at a time.
-        at_once = self.plan.concurrency > 1 or (prof.compile_side_by_side
-                                                and prof.plateau_max_s == 0)
+        at_once = self.plan.concurrency > 1 or (side_by_side and prof.plateau_max_s == 0)
         groups = [order] if at_once else [[node] for node in order]
         records = {}
         for group in groups:
             records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},
                                           compile_max_s=prof.compile_max_s,
                                           plateau_max_s=prof.plateau_max_s, say=say,
-                                          compile_side_by_side=prof.compile_side_by_side,
+                                          compile_side_by_side=side_by_side,
                                           between_windows=lambda n, phase: self._between(
                                               n, self._warm_arm(n, arms[n], phase))))
             for node in group:

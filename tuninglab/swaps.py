@@ -87,7 +87,7 @@ class ReloadSwitcher(Switcher):
         took = ", ".join(f"{node} {s:.1f} s" for node, s in seconds.items())
         how = "arms swapped with a reload" if run.plan.layout == CROSSOVER else "nodes reloaded"
         run.say(f"period: {how} ({took})")
-        warm = run.warm_up(arms)
+        warm = run.warm_up(arms, compiled_before=True)
         return {"reload_s": seconds, "warmup": warm}
 
 

@@ -343,3 +343,45 @@ def test_the_warm_up_load_of_an_arm_is_what_the_change_has_the_client_do():
     urls = [_Run._warm_spec(run, "lb", arm).base_url for arm in plan.arms]
     assert urls == ["http://lb:8080/sessioncart", "http://lb:8080/sessioncart-replicated"]
     assert _Run._warm_spec(run, "lb", variant).users == recipe.workload.users
+
+
+def test_nodes_reloaded_between_periods_compile_side_by_side_and_fresh_jvms_one_at_a_time(
+        monkeypatch):
+    """A reload keeps the server's compiled code (over the stored runs a median of 4 compile
+    windows a node after a reload, 18 after a fresh start), so a crossover's reload warms its
+    two nodes' compile phases together; fresh JVMs (a run's first warm-up, a restart) still
+    compile one at a time, where two at once starve each other's compiler threads."""
+    from types import SimpleNamespace
+
+    from tuninglab import experiment
+    from tuninglab.experiment import _Run
+    from tuninglab.plan import CROSSOVER, Arm
+    from tuninglab.swaps import ReloadSwitcher
+    asked = []
+    monkeypatch.setattr(experiment.warmup, "warm_up", lambda stack, specs, **kw: asked.append(
+        (tuple(specs), kw["compile_side_by_side"])) or {n: {} for n in specs})
+    monkeypatch.setattr(experiment, "_say_warm", lambda *args: None)
+    base = Arm("baseline", "Baseline", "baseline", None)
+    change = Arm("variant", "Variant", "variant", None)
+    arms = {"app-1": base, "app-2": change}
+    profile = SimpleNamespace(compile_side_by_side=False, recompile_side_by_side=True,
+                              compile_max_s=180, plateau_max_s=60)
+    run = _FakeRun({"app-1": "baseline", "app-2": "variant"})
+    run.prof, run.say, run.rng = profile, lambda text: None, __import__("random").Random(1)
+    run.plan = SimpleNamespace(concurrency=2, layout=CROSSOVER,
+                               arms_by_node=lambda orientation: arms)
+    run._warm_spec = lambda node, arm: arm.id
+    run._between, run._warm_arm = (lambda node, arm: None), (lambda node, arm, phase: arm)
+    run.warm_up = lambda arms, compiled_before=False: _Run.warm_up(run, arms, compiled_before)
+    run.stack = SimpleNamespace(widen=lambda node: None, management_of=lambda node: (
+        SimpleNamespace(reload=lambda: 1.0)))
+
+    _Run.warm_up(run, arms)  # the run's first warm-up on a new stack
+    ReloadSwitcher(run).begin_period(-1)  # a reload between periods
+    assert asked == [(tuple(asked[0][0]), False), (tuple(asked[1][0]), True)]
+    assert set(asked[0][0]) == set(asked[1][0]) == {"app-1", "app-2"}
+
+    asked.clear()  # the published design without the knob: one node at a time after a reload
+    run.prof = SimpleNamespace(**{**vars(profile), "recompile_side_by_side": False})
+    ReloadSwitcher(run).begin_period(1)
+    assert [side for _, side in asked] == [False]
