@@ -624,10 +624,14 @@ class _Run:
         ok = numbers["requests"] - numbers["failed"]
         window = telemetry.window(stack, node, before, after, ok, self.window.seconds, shared_by,
                                   cut_off)
-        # What the arm did to the database, where the recipe says what that must be.
+        # What the arm did to the database and on the nodes' networks, where the recipe says
+        # what that must be.
+        variant = self.kind.applies(arm)
         checks = [*checks, *changes.require(
-            database_read_back.checks(self.recipe.change.database, self.kind.applies(arm),
-                                      window.get("database")),
+            database_read_back.checks(self.recipe.change.database, variant,
+                                      window.get("database"))
+            + database_read_back.checks(self.recipe.change.network, variant,
+                                        window.get("network"), where="on the nodes' networks"),
             f"{node} ({arm.label}), trial {index}")]
         errors = trial_errors(self.recipe, numbers)
         disturbances = trial_disturbances(self.recipe, window)

@@ -221,6 +221,9 @@ class Change:
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
+    # any kind: what each arm's nodes send and receive on their networks per window, as
+    # ``database`` (changes/database_read_back.py reads both)
+    network: dict = field(default_factory=dict)
     # any kind: what the running server reports for each arm, {"baseline"|"variant": {address:
     # {attribute: value}}}, read back on every node (changes/runtime_read_back.py)
     runtime: dict = field(default_factory=dict)
@@ -655,6 +658,10 @@ def _problems_from_schema_error(error: jsonschema.ValidationError) -> list[Probl
     path = list(error.absolute_path)
     kind = error.validator
     if "propertyNames" in error.schema_path:
+        # Names from a list (a read-back's figures) or of a shape (system properties).
+        if "enum" in error.schema:
+            return [Problem(_dotted(path + [error.instance]),
+                            f"unknown name; allowed: {', '.join(error.schema['enum'])}")]
         return [Problem(_dotted(path + [error.instance]),
                         f"not a system property name; allowed: names matching "
                         f"{error.schema['pattern']} (e.g. tl.hibernate.jdbc.batch_size)")]
@@ -835,7 +842,9 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
     if "deployment" in data.get("workload", {}):
         problems += _driven_deployment_problems(kind, data["workload"], folder)
     problems += _database_problems(kind, data.get("stack", {}))
-    problems += _database_read_back_problems(change.get("database", {}), data.get("metrics", {}))
+    for table, runtime in WINDOW_READ_BACKS.items():
+        problems += _window_read_back_problems(table, runtime, change.get(table, {}),
+                                               data.get("metrics", {}))
     problems += _client_read_back_problems(change, _app_of(data, folder))
     if kind in CLUSTER_KINDS and "cluster" not in data:
         problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
@@ -1039,17 +1048,23 @@ def _load_level_problems(data: dict) -> list[Problem]:
     return []
 
 
-def _database_read_back_problems(database: dict, metrics: dict) -> list[Problem]:
-    """What an arm must do to the database is read from the window's database figures, which
-    only a recipe that samples them has; a range must be one."""
+# The change tables whose ranges are read back from a window's figures, each with the
+# metrics.runtime group that samples those figures: {table: runtime group}.
+WINDOW_READ_BACKS = {"database": database_stats.RUNTIME_NAME, "network": "network"}
+
+
+def _window_read_back_problems(table: str, runtime: str, ranges_by_arm: dict,
+                               metrics: dict) -> list[Problem]:
+    """What an arm must do (to the database, on the network) is read from the window's figures
+    of that kind, which only a recipe that samples them has; a range must be one."""
     problems = []
-    if database and database_stats.RUNTIME_NAME not in metrics.get("runtime", ()):
-        problems.append(Problem("change.database", "needs the database's figures of every "
-                                "window; allowed: with \"database\" in metrics.runtime"))
-    problems += [Problem(f"change.database.{arm}.{figure}",
+    if ranges_by_arm and runtime not in metrics.get("runtime", ()):
+        problems.append(Problem(f"change.{table}", f"needs the {table}'s figures of every "
+                                f"window; allowed: with \"{runtime}\" in metrics.runtime"))
+    problems += [Problem(f"change.{table}.{arm}.{figure}",
                          f"[{low}, {high}]: the low end above the high one; allowed: [low, high] "
                          f"with low <= high")
-                 for arm, ranges in database.items() for figure, (low, high) in ranges.items()
+                 for arm, ranges in ranges_by_arm.items() for figure, (low, high) in ranges.items()
                  if low > high]
     return problems
 
@@ -1330,6 +1345,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         agent_options=change.get("agent_options"),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
+        network={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
+                 for arm, ranges in change.get("network", {}).items()},
         runtime={arm: {address: dict(attributes) for address, attributes in table.items()}
                  for arm, table in change.get("runtime", {}).items()},
         client={arm: {figure: tuple(value) if isinstance(value, list) else value

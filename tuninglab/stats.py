@@ -110,6 +110,9 @@ METRIC_RULES = {
     "consumer_peak": MetricRule(higher_is_better=True, scale=DIFFERENCE),
     # Write operations the node sent to its disk, per transaction (metrics.runtime "disk").
     "disk_writes_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
+    # Bytes the application server's nodes sent on their network, per transaction (metrics.
+    # runtime "network"): the answers, the queries, and what a cluster's nodes send each other.
+    "sent_bytes_per_tx": MetricRule(higher_is_better=False, scale=RATIO),
     # What an app's own script reports of a window under these names (APP_REPORTED_METRICS):
     # purchase orders the supplier received from work orders that then rolled back, per 1,000
     # work orders, and the delay from a purchase order's row to its delivery (apps/purchasing).

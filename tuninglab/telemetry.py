@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from . import apps, database_stats, disk_limits, interference
+from . import apps, database_stats, disk_limits, interference, network_counters
 from .compiler_cpu import busiest, compiler_figures, compiler_reading
 from .jvm_threads import read_threads
 from .management import BROKER, MESSAGING, ManagementError
@@ -57,6 +57,12 @@ def _disk_writes(stack, node, threads) -> dict:
     return {"error": "no blkio or io cgroup found"} if done is None else {"writes": done}
 
 
+def _network(stack, node, threads) -> dict:
+    """Bytes the node's container has sent and received on its network (network_counters.py):
+    cumulative, so a window is a difference."""
+    return network_counters.read(stack.meter(node).processes())
+
+
 BROKER_QUEUES = [*BROKER, ("jms-queue", "*")]
 
 
@@ -98,6 +104,7 @@ RUNTIME_SOURCES = {
     "jvm-memory": _management_source(MEMORY),
     "task-threads": _task_threads,
     "disk": _disk_writes,
+    "network": _network,
     "broker": _broker_queues,
     "client-threads": _client_threads,
 }
@@ -232,6 +239,10 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
              for n in members if "disk" in after["members"][n]]
     if disks:
         out["disk"] = _disk_window(disks, transactions, load_s)
+    networks = [(before["members"][n].get("network", {}), after["members"][n]["network"])
+                for n in members if "network" in after["members"][n]]
+    if networks:
+        out["network"] = _network_window(networks, transactions, cut_off)
     if "database" in after:  # arms side by side share the database: its figures are theirs
         out["database"] = (database_stats.window(before["database"], after["database"],
                                                  transactions, load_s, cut_off)
@@ -259,6 +270,21 @@ def _disk_window(pairs: list[tuple[dict, dict]], transactions: int, load_s: floa
     writes = sum(after["writes"] - before["writes"] for before, after in pairs)
     return {"writes": writes, "writes_per_s": writes / load_s if load_s > 0 else None,
             "writes_per_tx": writes / transactions if transactions else None}
+
+
+def _network_window(pairs: list[tuple[dict, dict]], transactions: int, cut_off: int) -> dict:
+    """What the target's nodes sent and received in the window, together and per completed
+    transaction; ``transactions`` and ``cut_off`` (the requests in flight at the window's
+    edges, whose bytes the counters hold too) go with them for the read-back's allowance
+    (changes/database_read_back.py)."""
+    if any("sent_bytes" not in p for pair in pairs for p in pair):
+        return {"error": next((p["error"] for pair in pairs for p in pair if "error" in p),
+                              "the counters were not read at both edges of the window")}
+    totals = {key: sum(after[key] - before[key] for before, after in pairs)
+              for key in ("sent_bytes", "received_bytes")}
+    return {**totals, "transactions": transactions, "cut_off": cut_off,
+            "per_tx": {key: value / transactions for key, value in totals.items()}
+            if transactions else {}}
 
 
 def _gauges(before: dict, after: dict) -> dict:

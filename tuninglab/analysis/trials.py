@@ -29,6 +29,7 @@ UNITS = {
     "message_latency_p50": "ms from send to consumed", "message_latency_p99": "ms from send to consumed",
     "drain_rate": "messages consumed a second", "consumer_peak": "messages in the consumer at once (peak)",
     "disk_writes_per_tx": "disk write operations per tx",
+    "sent_bytes_per_tx": "bytes the app server's nodes sent per tx",
     "orphans_per_ktx": "deliveries without a committed order per 1,000 orders",
     "delivery_lag_p50": "ms from order to delivery", "delivery_lag_p99": "ms from order to delivery",
 }
@@ -65,6 +66,9 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
     disk = telemetry.get("disk") or {}
     if "writes_per_tx" in disk:  # what the node wrote to its disk (metrics.runtime "disk")
         metrics["disk_writes_per_tx"] = disk["writes_per_tx"]
+    network = telemetry.get("network") or {}
+    if "sent_bytes" in network.get("per_tx", {}):  # what the nodes sent (metrics.runtime "network")
+        metrics["sent_bytes_per_tx"] = network["per_tx"]["sent_bytes"]
     pool = telemetry.get("datasource_pool")
     if pool:
         metrics["pool_wait_ms"] = pool.get("blocking_ms_per_tx")

@@ -2,7 +2,10 @@
 proves itself here (a listing that reads its lines in one query runs one statement a
 transaction, not 22; a store that writes only what changed updates a tenth of a row, not one),
 as a change to the server proves itself in the server's model. The recipe states the ranges
-(``[change.database]``); the figures come from database_stats.py.
+(``[change.database]``); the figures come from database_stats.py. The same ranges, read the
+same way, hold what an arm's nodes sent and received on their networks (``[change.network]``,
+``where`` "on the nodes' networks"; network_counters.py): a session written whole at every
+request sends its large attribute, one written by its changed attributes does not.
 """
 from __future__ import annotations
 
@@ -13,20 +16,23 @@ from .checks import Check
 WINDOW_FIGURES = ("deadlocks", "serialization_failures")
 
 
-def checks(ranges_by_arm: dict, variant: bool, database: dict | None) -> list[Check]:
-    """One check per range the recipe gives the arm; none when it gives none."""
+def checks(ranges_by_arm: dict, variant: bool, database: dict | None,
+           where: str = "in the database") -> list[Check]:
+    """One check per range the recipe gives the arm; none when it gives none. ``database``:
+    the window's figures (its ``per_tx``, ``transactions`` and ``cut_off``), ``where`` they
+    were read, for the checks' words."""
     arm = VARIANT if variant else BASELINE
     ranges = ranges_by_arm.get(arm, {})
     if not ranges:
         return []
     if not database or "error" in database:
         why = (database or {}).get("error", "not read (shared by arms measured side by side)")
-        return [Check(f"the database's figures of the window ({arm})", "read", why, False)]
+        return [Check(f"the window's figures {where} ({arm})", "read", why, False)]
     out = []
     for figure, (low, high) in ranges.items():
         if figure in WINDOW_FIGURES:
             value = database.get(figure)
-            out.append(Check(f"{figure} in the window, in the database ({arm})",
+            out.append(Check(f"{figure} in the window, {where} ({arm})",
                              f"{low:g} to {high:g}", _shown(value),
                              value is not None and low <= value <= high))
             continue
@@ -34,10 +40,10 @@ def checks(ranges_by_arm: dict, variant: bool, database: dict | None) -> list[Ch
         least = _least(value, database)
         shown = _shown(value)
         if value is not None and least < value:
-            shown += (f" (at least {least:,.3g}: {database['cut_off']:,} requests cut off at "
+            shown += (f" (at least {_shown(least)}: {database['cut_off']:,} requests cut off at "
                       f"the window's edges, {database['transactions']:,} completed)")
         # the reading is the figure's most; the figure lies between its least and its most
-        out.append(Check(f"{figure} per transaction, in the database ({arm})",
+        out.append(Check(f"{figure} per transaction, {where} ({arm})",
                          f"{low:g} to {high:g}", shown,
                          value is not None and least <= high and value >= low))
     return out
@@ -53,4 +59,7 @@ def _least(value: float | None, database: dict) -> float | None:
 
 
 def _shown(value: float | None) -> str:
-    return "none (no transaction completed)" if value is None else f"{value:,.3g}"
+    """Three significant figures, or whole numbers from 100 up (bytes read 21,986, not 2.2e+04)."""
+    if value is None:
+        return "none (no transaction completed)"
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.3g}"
