@@ -120,10 +120,11 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
     the window's start, first at its end, so that the management calls, the read of the JVM's
     threads (a ``docker exec`` on a remote engine) and the database's statistics cost no CPU
     inside the window."""
-    members, database = {}, None
+    members, database, networks = {}, None, None
     if edge == "start":
         members = _members(stack, target, runtime)
         database = _database(stack, runtime)
+        networks = _database_networks(stack, runtime)
     roles = [*stack.databases, "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
             "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
@@ -131,8 +132,11 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
     if edge != "start":
         snap["members"] = _members(stack, target, runtime)
         database = _database(stack, runtime)
+        networks = _database_networks(stack, runtime)
     if database is not None:
         snap["database"] = database
+    if networks is not None:
+        snap["database_networks"] = networks
     if target in stack.balancers:
         snap["requests_by_node"] = stack.balancers[target].requests_by_node()
     return snap
@@ -145,6 +149,14 @@ def _database(stack, runtime: tuple[str, ...]) -> dict | None:
     return database_stats.read(next(iter(stack.databases.values())),
                                stack.app_declaring("database").database,
                                views_in=apps.image_app(stack.workspace).database)
+
+
+def _database_networks(stack, runtime: tuple[str, ...]) -> dict | None:
+    """Each database's network counters, where the recipe counts the nodes' (the tier behind
+    them: the thesis's busiest node was its database)."""
+    if "network" not in runtime:
+        return None
+    return {name: network_counters.read(stack.meter(name).processes()) for name in stack.databases}
 
 
 def database_quiet(stack, cancel_after_s: float | None = None) -> float:
@@ -243,6 +255,12 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
                 for n in members if "network" in after["members"][n]]
     if networks:
         out["network"] = _network_window(networks, transactions, cut_off)
+    if "database_networks" in after:  # the databases' traffic, where one arm had them alone
+        out.setdefault("network", {})["databases"] = {
+            name: _network_window([(before["database_networks"].get(name, {}), counters)],
+                                  transactions, cut_off)
+            for name, counters in after["database_networks"].items()} if shared_by == 1 else {
+            "error": f"shared by {shared_by} arms measured side by side"}
     if "database" in after:  # arms side by side share the database: its figures are theirs
         out["database"] = (database_stats.window(before["database"], after["database"],
                                                  transactions, load_s, cut_off)

@@ -969,3 +969,23 @@ def test_a_run_at_several_loads_says_each_level_s_verdict_and_its_primary_row_sa
     row = next(line for line in first if line.startswith("*throughput"))
     # the level's verdict (adjusted), not the unadjusted interval's "worse"
     assert row.endswith("no significant change (Holm over the load levels)")
+
+
+@pytest.mark.parametrize("shared_by", [1, 2])
+def test_a_window_counts_the_node_s_and_the_database_s_network_bytes_per_transaction(shared_by):
+    """metrics.runtime "network": the measured node's bytes, and the database's beside them
+    where the arm had the database to itself (the tier behind the nodes: thesis 8.3)."""
+    from tuninglab import telemetry
+    before, after = _snapshot(0, 0.0), _snapshot(10, 2.0)
+    before["members"]["app-baseline"]["network"] = {"sent_bytes": 0, "received_bytes": 0}
+    after["members"]["app-baseline"]["network"] = {"sent_bytes": 50_000, "received_bytes": 30_000}
+    before["database_networks"] = {"db": {"sent_bytes": 100, "received_bytes": 100}}
+    after["database_networks"] = {"db": {"sent_bytes": 20_100, "received_bytes": 8_100}}
+    window = telemetry.window(_Stack(), "app-baseline", before, after, transactions=10, load_s=10,
+                              shared_by=shared_by)
+    assert window["network"]["per_tx"] == {"sent_bytes": 5_000.0, "received_bytes": 3_000.0}
+    databases = window["network"]["databases"]
+    if shared_by == 1:
+        assert databases["db"]["per_tx"] == {"sent_bytes": 2_000.0, "received_bytes": 800.0}
+    else:
+        assert databases == {"error": "shared by 2 arms measured side by side"}
