@@ -255,12 +255,14 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
                 for n in members if "network" in after["members"][n]]
     if networks:
         out["network"] = _network_window(networks, transactions, cut_off)
-    if "database_networks" in after:  # the databases' traffic, where one arm had them alone
-        out.setdefault("network", {})["databases"] = {
-            name: _network_window([(before["database_networks"].get(name, {}), counters)],
-                                  transactions, cut_off)
-            for name, counters in after["database_networks"].items()} if shared_by == 1 else {
-            "error": f"shared by {shared_by} arms measured side by side"}
+    if "database_networks" in after:  # the databases' traffic is an arm's only if it was alone
+        if shared_by > 1:
+            databases = {"error": f"shared by {shared_by} arms measured side by side"}
+        else:
+            databases = {name: _network_window(
+                [(before["database_networks"].get(name, {}), counters)], transactions, cut_off)
+                for name, counters in after["database_networks"].items()}
+        out.setdefault("network", {})["databases"] = databases
     if "database" in after:  # arms side by side share the database: its figures are theirs
         out["database"] = (database_stats.window(before["database"], after["database"],
                                                  transactions, load_s, cut_off)
