@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return EXIT_CODES["input"]
         os.environ[layout.WORKSPACE_ENV] = str(args.workspace.resolve())
+    if layout.carried_library() and args.handler not in _WITHOUT_WORKSPACE:
+        print("tuninglab: no workspace here (a folder holding recipes/ and apps/, in this folder "
+              "or above it); allowed: run it inside one, pass --workspace DIR, or write one with "
+              "tuninglab init DIR", file=sys.stderr)
+        return EXIT_CODES["input"]
     try:
         return args.handler(args)
     except BaseException as exc:  # noqa: BLE001 - every failure ends in a message and a code
@@ -47,8 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tuninglab", description=__doc__.splitlines()[0])
     p.add_argument("--debug", action="store_true", help="print the traceback of an error")
     p.add_argument("--workspace", type=Path, default=None, metavar="DIR",
-                   help="the folder of your recipes/, apps/ and results/ (default: this "
-                        "checkout, or $TUNINGLAB_WORKSPACE)")
+                   help="the folder of your recipes/, apps/ and results/ (default: "
+                        "$TUNINGLAB_WORKSPACE, else the nearest folder from here upward "
+                        "holding recipes/ and apps/, else this checkout)")
     sub = p.add_subparsers(required=True, metavar="command")
 
     c = sub.add_parser("list", help="list the recipes and their latest full-profile verdicts")
@@ -131,8 +137,9 @@ def _init(args) -> int:
     from . import scaffold
     written = scaffold.init(args.folder)
     print(f"init: wrote {len(written)} files into {args.folder}; next:\n"
-          f"  tuninglab --workspace {args.folder} app check shop\n"
-          f"  tuninglab --workspace {args.folder} run shop-task-threads\n"
+          f"  cd {args.folder}\n"
+          f"  tuninglab app check shop\n"
+          f"  tuninglab run shop-task-threads\n"
           f"({args.folder}/README.md says how to put your own app in the example's place)")
     return 0
 
@@ -369,6 +376,11 @@ def _resolve(text: str, profile: str | None = None) -> dict:
                           + f"; make one with: tuninglab run {recipe.id}"
                           + (f" --profile {profile}" if profile else ""))
     return result
+
+
+
+# The commands that need no workspace: init writes one, clean removes containers.
+_WITHOUT_WORKSPACE = (_init, _clean)
 
 
 if __name__ == "__main__":

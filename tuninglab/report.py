@@ -57,19 +57,24 @@ def summary(result: dict) -> str:
 
 
 def _published_lines(recipe_id: str) -> list[str]:
-    """The newest published (full-profile) result of the recipe, as its headline."""
+    """The workspace's newest full-profile result of the recipe, as its headline. Only the
+    workspace's own: a recipe ported from the catalogue keeps its id, and the catalogue's
+    result measured the lab's app, not the one this run drove."""
     from .store import ResultError, list_results, load_result
-    for path in reversed(list_results(layout.REPO_ROOT / "results", recipe_id)):
+    home = layout.workspace()
+    for path in reversed(list_results(home / "results", recipe_id)):
         try:
             stored = load_result(path)
         except ResultError:
             continue
         if results.makes_claims(stored) and stored.get("profile") == "full":
-            shown = path.relative_to(layout.REPO_ROOT)
+            shown = path.relative_to(home)
             return [f"the published measurement ({shown}, "
                     f"{(stored.get('provenance') or {}).get('started', '?')[:10]}): "
                     f"{results.headline(stored)}"]
-    return [f"no published measurement of {recipe_id} yet: bash scripts/publish.sh {recipe_id}"]
+    how = (f"bash scripts/publish.sh {recipe_id}" if home == layout.REPO_ROOT
+           else f"tuninglab run {recipe_id} --profile full")
+    return [f"no full-profile measurement of {recipe_id} in {home} yet: {how}"]
 
 
 def _read(result: dict) -> dict:

@@ -58,3 +58,30 @@ def test_a_recipe_naming_an_app_the_workspace_lacks_lists_what_it_has(workspace)
 def test_a_folder_that_is_not_a_workspace_is_refused(workspace, tmp_path):
     outcome = workspace.cli("--workspace", str(tmp_path / "nothing-here"), "validate")
     assert_clean_error(outcome, 2, "no recipes/ folder there", "allowed: a folder holding recipes/")
+
+
+def test_a_command_run_inside_a_workspace_uses_it_without_being_told(workspace, monkeypatch):
+    workspace.edit('mix = "default"', 'app = "shop"\nmix = "cart"')
+    workspace.edit('runtime = ["datasource-pool"]', 'runtime = []')
+    (workspace.root / "apps" / "shop" / "deeper").mkdir()
+    monkeypatch.chdir(workspace.root / "apps" / "shop" / "deeper")  # as git finds its repository
+    outcome = workspace.cli("validate")
+    assert outcome.code == 0 and "ok    pool-size" in outcome.out, outcome.text
+    assert layout.results_dir() == workspace.root.resolve() / "results"
+
+
+def test_outside_any_workspace_the_package_s_own_copy_is_not_taken_for_one(workspace, monkeypatch,
+                                                                           tmp_path):
+    """Installed as a package, the library's carried copy would otherwise be the workspace: its
+    catalogue names apps the package does not carry, and results would land in site-packages."""
+    carried = tmp_path / "site-packages" / "tuninglab" / "_library"
+    (carried / "recipes").mkdir(parents=True)
+    monkeypatch.setattr(layout, "_CARRIED", carried)
+    monkeypatch.setattr(layout, "REPO_ROOT", carried)
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    assert_clean_error(workspace.cli("validate"), 2, "no workspace here",
+                       "tuninglab init DIR")
+    assert workspace.cli("init", "mine-too").code == 0  # init needs none: it writes one
+    monkeypatch.chdir(tmp_path / "empty" / "mine-too")
+    assert layout.workspace() == (tmp_path / "empty" / "mine-too").resolve()

@@ -460,7 +460,8 @@ def test_report_puts_problems_first():
     assert text.index("UT005023") < text.index("source expected")
 
 
-def test_a_quick_run_reports_what_it_proved_and_the_published_measurement_not_a_verdict():
+def test_a_quick_run_reports_what_it_proved_and_the_published_measurement_not_a_verdict(
+        monkeypatch, tmp_path):
     """The CI profile's windows support no claim: its report names the checks, the arms served
     and the failed requests, then the recipe's published full result; no verdict, interval or
     agreement of its own (until 28 November 2026 it printed "no significant change (throughput
@@ -484,6 +485,13 @@ def test_a_quick_run_reports_what_it_proved_and_the_published_measurement_not_a_
     own, published = text.split("the published measurement (results/aa-noise/")
     assert "verdict" not in own and "%" not in own and "source expected" not in text
     assert "verdict:" in published
+    # run in a workspace of one's own, a recipe ported from the catalogue keeps its id: the
+    # catalogue's result measured the lab's app, so it is not this recipe's published one
+    monkeypatch.setenv("TUNINGLAB_WORKSPACE", str(tmp_path))
+    text = report.summary(result)
+    assert "results/aa-noise/" not in text
+    assert (f"no full-profile measurement of aa-noise in {tmp_path.resolve()} yet: tuninglab run "
+            f"aa-noise --profile full") in text
     result["trials"] = [trial]
     assert results.headline(result).endswith("1/2 arms served 120 requests, 0 failed; never "
                                              "served: variant")
