@@ -1,7 +1,8 @@
 """Packaging beyond pyproject.toml: an installed package (``pip install`` of this repository,
 not editable) carries the library's own files beside its code, in ``tuninglab/_library/``, so
-that the ``tuninglab`` command works outside the checkout (tuninglab/layout.py): the app the
-images carry and the mixes it is driven with, the image contexts and versions the stack's
+that the ``tuninglab`` command works outside the checkout (tuninglab/layout.py): the lab's own
+app (its sources, and the WAR set-up built from them) and the mixes it is driven with, the
+image contexts and versions the stack's
 inputs hash names (the same relative paths, so a result measured from the package records the
 hash a checkout's does), the probes, the baseline snippets, the server modules' sources and the
 catalogue's recipes (``tuninglab port``). The images themselves are built once from a checkout
@@ -17,6 +18,10 @@ LIBRARY_FILES = ("apps/orderentry", "images", "probes", "recipes", "scripts/lib/
                  "server-modules", "snippets", "workloads")
 # Build output and caches: what set-up makes from the files, not the files.
 SKIPPED = shutil.ignore_patterns("target", "__pycache__", ".*")
+# Build output the package carries all the same: the lab's own app, which a node deploys when
+# a recipe drives it from a workspace of one's own (copied when set-up has built it; without
+# it, a recipe that drives the app is refused with the command that builds it).
+BUILT_FILES = ("apps/orderentry/target/orderentry.war",)
 
 
 class BuildPy(build_py):
@@ -32,6 +37,10 @@ class BuildPy(build_py):
                 shutil.copytree(source, target, ignore=SKIPPED, dirs_exist_ok=True)
             else:
                 shutil.copy2(source, target)
+        for name in BUILT_FILES:
+            if (HERE / name).is_file():
+                (library / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(HERE / name, library / name)
 
 
 setup(cmdclass={"build_py": BuildPy})

@@ -9,7 +9,7 @@
 #   venv       .venv from requirements.txt (+ the project, when pyproject.toml exists)
 #   engine     a Docker engine that answers; as root, installs docker.io and starts dockerd
 #   downloads  into ${TUNINGLAB_CACHE:-~/.cache/tuninglab}: WildFly, PostgreSQL JDBC, k6, Vale
-#   app        apps/orderentry/target/orderentry.war and server-modules/*/target/*.jar (Maven)
+#   app        apps/*/target/*.war of the Maven apps, and server-modules/*/target/*.jar (Maven)
 #   images     tuninglab/base:trixie (or $TUNINGLAB_BASE_IMAGE), tuninglab/db:17,
 #              tuninglab/wildfly:39.0.1, tuninglab/k6:1.8.1, tuninglab/haproxy:trixie
 #

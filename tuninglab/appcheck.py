@@ -36,7 +36,7 @@ def check(name: str, workspace=None, profile: str = "quick",
     """Boot one node with the app ``name`` of the workspace, smoke-test it, print the
     deployment's log; returns the smoke test's metrics."""
     app = apps.load(name, workspace)
-    node = NodeConfig(apps=() if app.built_in else (app.name,),
+    node = NodeConfig(apps=apps.node_apps(app, workspace),
                       jit=profile_defaults()[profile]["jit"])
     with Stack(progress=progress, nodes={"app": node}, workspace=workspace, app=app) as stack:
         load.install(stack.loadgen, app)

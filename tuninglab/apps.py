@@ -1,21 +1,28 @@
 """Applications under test: what a node serves and what the load generator sends it.
 
 Every app is a folder under ``apps/`` with an ``app.toml``; its ``artifact`` says where the
-nodes get it:
+nodes get it. No image carries an app: a node gets each app's archives copied in when its
+container is made.
 
-- ``image``: built by scripts/setup.sh and baked into the images (the lab's own app; its k6
-  script is in the load generator's image). It is an input of every stack, and
-  every node deploys it at boot. One app is built that way: ``image_app`` finds it.
 - ``folder`` (the default): a web application folder (``webapp``, zipped into a WAR when a
   node is created, so there is no build step) and a k6 script (``workload``) that prints its
   summary in the contract of ``workloads/mix.js``; an app that answers a part of another app's
   API names that app as its ``workload`` and is driven by its script (``apps/ordermfg``). A
-  recipe picks one with ``[workload] app``; every node of its stack then deploys it beside the
-  image's app, and the load generator runs its script. Such an app is a stack input of its own
+  recipe picks one with ``[workload] app``; every node of its stack then deploys it, and the
+  load generator runs its script. An app is a stack input of its own
   (staleness.role_inputs): a change to it stales only the results of the recipes that drive it.
 - ``maven``: as ``folder``, but its ``webapp`` is the WAR (or EAR) that scripts/setup.sh builds
   from the folder's Maven project (``pom.xml``, ``src/``) under ``target/``; its inputs are the
   folder without ``target/``, so a rebuild of the same sources stales nothing.
+
+An app that says ``resident = true`` is deployed on every node of its workspace, whatever app
+a recipe drives (``node_apps``): in this checkout the lab's own app, beside which the other
+apps were measured and through which they read the tl.* properties back. A workspace of one's
+own has none unless it declares one, so a user's app runs alone. The library's resident app is
+also the one a recipe that names no app drives (``default_app``), and a workspace without a
+folder of that name finds it in the library. Its k6 script is in the load generator's image
+(``workload`` an absolute path there), its mixes in a JSON file (``mixes_file``) and its
+smoke set a list (``smoke``), which any app may use too.
 
 An app declares what the library would otherwise have to know about it: its data sources by
 role (``[datasources] <role> = "<WildFly data-source name>"``: what telemetry, provenance, the
@@ -59,15 +66,16 @@ from pathlib import Path
 from . import jboss_cli, layout
 from .drivers import DRIVERS
 
-__all__ = ["App", "AppError", "Deployment", "load", "available", "image_app", "DEPLOYMENTS_DIR",
-           "HELD_DIR", "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES", "MODELS", "archive_suffix"]
+__all__ = ["App", "AppError", "Deployment", "load", "available", "default_app", "resident_apps",
+           "node_apps", "DEPLOYMENTS_DIR", "HELD_DIR", "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES",
+           "MODELS", "archive_suffix"]
 
 DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
 # Where a node keeps the archives of an app with a server set-up until the set-up is applied
 # (the scanner does not look there; stack.py deploys them through the management API).
 HELD_DIR = "/opt/tuninglab/apps"
 LOADGEN_APPS_DIR = "/apps"  # where an app's workload script goes in the load generator
-ARTIFACTS = ("folder", "image", "maven")  # where the nodes get an app from (see above)
+ARTIFACTS = ("folder", "maven")  # where the nodes get an app from (see above)
 BUILD_OUTPUT = "target"  # where Maven puts what it builds, in a "maven" app's folder
 MODELS = ("closed", "open")  # the load models a k6 script may drive (workloads/mix.js)
 _ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes on every node: their models stay comparable
@@ -107,7 +115,8 @@ class App:
     # its own deployment's session_cache and affinity (keys of CHOICES), as Deployment's
     sessions: dict[str, str] = field(default_factory=dict)
     others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
-    artifact: str = "folder"  # ARTIFACTS: "image" apps are baked into the images
+    artifact: str = "folder"  # ARTIFACTS
+    resident: bool = False  # deployed on every node of its workspace (see the module's text)
     datasources: dict[str, str] = field(default_factory=dict)  # role -> WildFly data source
     database: str = ""  # its database in the lab's PostgreSQL image ("": none of its own)
     config_endpoint: str = ""  # URL path reporting the settings it runs with ("": none)
@@ -138,11 +147,6 @@ class App:
     def smoke_parameters(self) -> dict[str, int | float]:
         return {name: fragment.get("smoke", fragment["default"])
                 for name, fragment in self.parameters.items()}
-
-    @property
-    def built_in(self) -> bool:
-        """Baked into the images: every node deploys it at boot, whatever the recipe."""
-        return self.artifact == "image"
 
     def datasource(self, role: str = "") -> str:
         """The WildFly name of the data source in ``role`` (its first one by default);
@@ -197,15 +201,13 @@ class App:
     def node_files(self) -> dict[str, bytes]:
         """What a node gets before it boots: every deployment's WAR in its deployments folder,
         or, for an app with a server set-up, where they wait for it (held_archives)."""
-        if self.built_in:
-            return {}
         folder = HELD_DIR if self.server_setup else DEPLOYMENTS_DIR
         return {f"{folder}/{d.war_name}": self.war(d) for d in self.deployments}
 
     def held_archives(self) -> dict[str, str]:
         """An app with a server set-up: each archive's name and its path on a node, to deploy
         once the set-up is applied (stack.py); none for an app the scanner deploys at boot."""
-        if self.built_in or not self.server_setup:
+        if not self.server_setup:
             return {}
         return {d.war_name: f"{HELD_DIR}/{d.war_name}" for d in self.deployments}
 
@@ -223,7 +225,7 @@ class App:
     def loadgen_files(self) -> dict[str, bytes]:
         """What the load generator needs to drive it: its k6 script (none for an app whose
         script is in the load generator's image, or that is driven by another app's)."""
-        if self.built_in or not self.script.startswith(f"{LOADGEN_APPS_DIR}/{self.name}/"):
+        if not self.script.startswith(f"{LOADGEN_APPS_DIR}/{self.name}/"):
             return {}
         return {self.script: (self.folder / self.workload).read_bytes()}
 
@@ -274,32 +276,50 @@ def available(root: Path | None = None) -> list[str]:
         if base.is_dir() else []
 
 
-def image_app(root: Path | None = None) -> App:
-    """The app the images carry (``artifact = "image"``): deployed on every node at boot.
-    The images are built from this checkout, so this checkout's apps/ says which it is."""
-    return load(_image_app_name(str(layout.REPO_ROOT)), root)
+def default_app(root: Path | None = None) -> App:
+    """The library's resident app: the one a recipe that names no app drives, found in the
+    workspace ``root`` if it has a folder of that name, else in the library."""
+    return load(_default_app_name(str(layout.REPO_ROOT)), root)
+
+
+def resident_apps(root: Path | None = None) -> tuple[App, ...]:
+    """The apps of the workspace ``root`` (its own folders) that every node deploys."""
+    base = Path(root or layout.workspace())
+    return tuple(load(name, base) for name in _resident_names(str(base)))
+
+
+def node_apps(app: App, root: Path | None = None) -> tuple[str, ...]:
+    """What every node of a stack driving ``app`` deploys, by name: the workspace's resident
+    apps, then ``app``."""
+    return tuple(dict.fromkeys([*(a.name for a in resident_apps(root)), app.name]))
 
 
 def _known(root: str) -> list[str]:
-    """The apps a workspace can name: its own folders and the app the images carry."""
-    return sorted({*available(Path(root)), _image_app_name(str(layout.REPO_ROOT))})
+    """The apps a workspace can name: its own folders and the library's default app."""
+    return sorted({*available(Path(root)), _default_app_name(str(layout.REPO_ROOT))})
 
 
 @lru_cache(maxsize=None)
-def _image_app_name(root: str) -> str:
+def _resident_names(root: str) -> tuple[str, ...]:
     apps_dir = Path(root) / "apps"
-    found = [name for name in available(Path(root))
-             if _read_toml(apps_dir / name / "app.toml").get("artifact") == "image"]
+    return tuple(name for name in available(Path(root))
+                 if _read_toml(apps_dir / name / "app.toml").get("resident") is True)
+
+
+@lru_cache(maxsize=None)
+def _default_app_name(root: str) -> str:
+    found = _resident_names(root)
     if len(found) != 1:
-        raise AppError(f"apps/*/app.toml: exactly one app is baked into the images "
-                       f"(artifact = \"image\"); found: {', '.join(found) or 'none'}")
+        raise AppError(f"apps/*/app.toml: the library has exactly one resident app (resident = "
+                       f"true), the one a recipe naming no app drives; found: "
+                       f"{', '.join(found) or 'none'}")
     return found[0]
 
 
 def load(name: str, root: Path | None = None) -> App:
     """The app called ``name`` in the workspace ``root`` (layout.workspace()); AppError
-    names what is wrong and what is allowed. The app the images carry is found in this
-    checkout when the workspace has no folder of that name: it comes with the images."""
+    names what is wrong and what is allowed. The library's default app is found in the library
+    when the workspace has no folder of that name."""
     return _load(name, str(Path(root or layout.workspace())))
 
 
@@ -318,7 +338,7 @@ def _read_toml(toml_path: Path) -> dict:
 def _load(name: str, root: str) -> App:
     folder = Path(root) / "apps" / name
     toml_path = folder / "app.toml"
-    if not toml_path.is_file() and name == _image_app_name(str(layout.REPO_ROOT)):
+    if not toml_path.is_file() and name == _default_app_name(str(layout.REPO_ROOT)):
         folder = layout.REPO_ROOT / "apps" / name
         toml_path = folder / "app.toml"
     if not toml_path.is_file():
@@ -329,8 +349,6 @@ def _load(name: str, root: str) -> App:
         raise AppError(f"apps/{name}/app.toml: artifact: {artifact!r}; allowed: "
                        f"{', '.join(ARTIFACTS)}")
     problems = _described_problems(data) + _brought_problems(name, folder, data)
-    if artifact == "image":
-        return _image_built(name, root, folder, data, problems)
     for key in ("context_root", "webapp", "workload"):
         if not isinstance(data.get(key), str) or not data[key]:
             problems.append(f"{key}: required, a non-empty string")
@@ -339,9 +357,11 @@ def _load(name: str, root: str) -> App:
     problems += _choice_problems("session_cache", data)
     problems += _choice_problems("affinity", data)
     driver = _driving_app(data.get("workload"), folder, root)
+    in_image = isinstance(data.get("workload"), str) and data["workload"].startswith("/")
     for key in ("webapp", "workload", "overlay"):
-        if key == "workload" and driver is not None:
-            continue  # another app's script drives it: it answers a part of that app's API
+        if key == "workload" and (driver is not None or in_image):
+            continue  # another app's script drives it (it answers a part of that app's API),
+            # or the script is a path in the load generator's image
         if isinstance(data.get(key), str) and data[key] and not (folder / data[key]).exists():
             problems.append(f"{key}: {data[key]!r} does not exist in apps/{name}/"
                             + (_unbuilt(name, folder, data[key]) if artifact == "maven" else ""))
@@ -352,19 +372,44 @@ def _load(name: str, root: str) -> App:
     roots = [data.get("context_root"), *(d.context_root for d in others)]
     if len(set(roots)) < len(roots):
         problems.append(f"context_root: every deployment needs its own; given: {roots}")
-    mixes = data.get("mixes")
-    problems += _mixes_problems(mixes, "mixes: required, named tables")
+    mixes, mixes_from, mixes_trouble = _mixes(name, root, data, problems)
+    smoke = data.get("smoke")
+    if smoke is not None and (not isinstance(smoke, list) or not smoke
+                              or not all(isinstance(t, str) and t for t in smoke)):
+        problems.append("smoke: the transactions a smoke test runs, a list of names (default: "
+                        "every transaction of its mixes)")
+    if not isinstance(data.get("resident", False), bool):
+        problems.append("resident: true or false (deployed on every node of its workspace)")
     if problems:
         raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
-    transactions = tuple(sorted({t for mix in mixes.values() for t in mix}))
-    script = (driver.script if driver is not None
+    transactions = tuple(smoke or sorted({t for mix in mixes.values() for t in mix}))
+    script = (driver.script if driver is not None else data["workload"] if in_image
               else f"{LOADGEN_APPS_DIR}/{name}/{data['workload']}")
     return App(name, data["context_root"], script,
                mixes, transactions, folder, data["webapp"], data["workload"],
                inputs=_inputs(name, folder, artifact), artifact=artifact,
-               overlay=data.get("overlay", ""),
-               sessions=_sessions(data), others=others,
-               mixes_from=f"apps/{name}/app.toml, [mixes]", **_described(data))
+               resident=data.get("resident", False), overlay=data.get("overlay", ""),
+               sessions=_sessions(data), others=others, mixes_from=mixes_from,
+               mixes_trouble=mixes_trouble, **_described(data))
+
+
+def _mixes(name: str, root: str, data: dict, problems: list[str]) -> tuple[dict, str, str]:
+    """An app's named mixes, where they were read and why they could not be: its [mixes]
+    table, or a JSON file (``mixes_file``, shared with a script in the load generator's image),
+    the workspace's if it has one (it may name mixes of its own: the script reads each mix's
+    weights from the engine), else the library's. A run cannot start without the file, but a
+    recipe check says so on the recipe's own mix key (``mixes_trouble``)."""
+    relative = data.get("mixes_file")
+    if relative is None:
+        mixes = data.get("mixes")
+        problems += _mixes_problems(mixes, "mixes: required (or mixes_file), named tables")
+        return mixes, f"apps/{name}/app.toml, [mixes]", ""
+    if not isinstance(relative, str) or not relative or "mixes" in data:
+        problems.append("mixes_file: a JSON file of the workspace, instead of [mixes]")
+        return {}, "", ""
+    mixes_root = Path(root) if (Path(root) / relative).exists() else layout.REPO_ROOT
+    mixes, trouble = _mixes_file(mixes_root, relative)
+    return mixes, f"the keys of {relative}", trouble
 
 
 def _unbuilt(name: str, folder: Path, webapp: str) -> str:
@@ -392,33 +437,6 @@ def _driving_app(workload, folder: Path, root: str) -> App | None:
             or workload not in _known(root) or workload == folder.name:
         return None
     return _load(workload, root)
-
-
-def _image_built(name: str, root: str, folder: Path, data: dict, problems: list[str]) -> App:
-    """An app baked into the images: its script is a path in the load generator's image, its
-    mixes a JSON file of the workspace (shared with that script), its smoke set a list."""
-    for key in ("context_root", "workload", "mixes_file"):
-        if not isinstance(data.get(key), str) or not data[key]:
-            problems.append(f"{key}: required, a non-empty string")
-    inputs = data.get("inputs", [])
-    if not isinstance(inputs, list) or not all(
-            isinstance(p, str) and p and not p.startswith(("/", ".")) for p in inputs):
-        problems.append("inputs: the files and folders of the app the images are built from "
-                        "(paths inside its folder)")
-    smoke = data.get("smoke")
-    if not isinstance(smoke, list) or not smoke or not all(isinstance(t, str) and t for t in smoke):
-        problems.append("smoke: required, the transactions a smoke test runs (a list of names)")
-    if problems:
-        raise AppError(f"apps/{name}/app.toml: " + "; ".join(problems))
-    # The mixes file is the workspace's if it has one (it may name mixes of its own: the script
-    # reads each mix's weights from the engine), else this checkout's. A run cannot start
-    # without it, but a recipe check says so on the recipe's own mix key (mixes_trouble).
-    mixes_root = Path(root) if (Path(root) / data["mixes_file"]).exists() else layout.REPO_ROOT
-    mixes, trouble = _mixes_file(mixes_root, data["mixes_file"])
-    inputs = tuple(f"apps/{name}/{path}" for path in data.get("inputs", ()))
-    return App(name, data["context_root"], data["workload"], mixes, tuple(smoke), folder,
-               inputs=inputs, artifact="image", mixes_from=f"the keys of {data['mixes_file']}",
-               mixes_trouble=trouble, **_described(data))
 
 
 def _mixes_file(root: Path, relative: str) -> tuple[dict, str]:

@@ -224,8 +224,8 @@ def read_image_file(client, image: str, path: str, labels: dict[str, str]) -> by
 
 
 class WildFlyNode(LabContainer):
-    """WildFly 39 with the PostgreSQL driver, and the image's app (apps.image_app) deployed
-    with its data source."""
+    """WildFly 39 with the PostgreSQL driver and the lab's baseline; the apps a node deploys are
+    copied in before it starts (Stack._new_node)."""
 
     MANAGEMENT_PORT = 9990
     HTTP_PORT = 8080

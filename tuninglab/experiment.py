@@ -68,7 +68,7 @@ def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig
     app = apps.load(recipe.workload.app, recipe.repo_root)
     return NodeConfig(cpuset=s.app_cpuset, cpus=cpus, memory=s.app_memory,
                       jvm_options=s.jvm_options, server_config=recipe.server_config,
-                      apps=() if app.built_in else (app.name,), jit=jit)
+                      apps=apps.node_apps(app, recipe.repo_root), jit=jit)
 
 
 def period_blocks(plan: Plan, prof) -> int | None:

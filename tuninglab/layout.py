@@ -1,7 +1,7 @@
 """Where the project's files are: the library's own files, and the workspace a user works in.
 
-The library's root (``REPO_ROOT``) holds the image contexts, the workloads and the app baked
-into the images. Installed editable from its repository, that is the checkout (the package's
+The library's root (``REPO_ROOT``) holds the image contexts, the workloads and the lab's own
+app. Installed editable from its repository, that is the checkout (the package's
 parent); installed as a package, the copy of those files the package carries
 (``tuninglab/_library/``, made by setup.py when the wheel is built), with the same relative
 paths, so the command works from any folder and hashes the stack's inputs alike. A

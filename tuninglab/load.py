@@ -1,6 +1,6 @@
 """Drive load from the load-generator container with the app's driver (drivers/: k6 runs the
-app's workload script, the image's own for the app the images carry, an app folder's
-otherwise), and turn the driver's summary into a trial's load metrics.
+app's workload script: one in the load generator's image for the lab's own app, an app
+folder's otherwise), and turn the driver's summary into a trial's load metrics.
 
 A trial is two driver runs back to back: a settling run whose numbers are discarded, then the
 measured run (a k6 run costs about 0.13 s to start here, so the gap is negligible). Telemetry
@@ -38,7 +38,7 @@ class LoadSpec:
     stream: int = 0  # this run's index among k6 runs side by side (they touch different rows)
     streams: int = 1
     # what the load is sent to, and the script that sends it
-    app: apps.App = field(default_factory=apps.image_app)
+    app: apps.App = field(default_factory=apps.default_app)
     deployment: str = ""  # which of the app's deployments: "" for its own (apps.Deployment)
 
     def with_load(self, overrides: dict) -> "LoadSpec":
@@ -176,11 +176,11 @@ class SmokeTestFailed(RuntimeError):
 
 def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | None = None
                ) -> dict:
-    """Every transaction type of the app (the images' by default; each of its deployments) runs
+    """Every transaction type of the app (the lab's own by default; each of its deployments) runs
     `rounds` times in turn and checks out (the NewOrder just created is found again by
     OrderStatus): the stack answers correctly before anything is measured. A fixed sequence,
     not a timed load, so a slow machine cannot make it flaky."""
-    app = app or apps.image_app()
+    app = app or apps.default_app()
     mix = dict.fromkeys(app.transactions, 1)
     for deployment in app.deployments:  # each WAR of the app answers for itself
         spec = LoadSpec(app=app, mix=mix, model="smoke", parameters=app.smoke_parameters(),

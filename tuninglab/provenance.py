@@ -97,7 +97,7 @@ def wildfly_derived(stack: Stack, node: str) -> dict:
                 [("subsystem", "ejb3"), ("strict-max-bean-instance-pool", pool)], runtime=True)
         except ManagementError:
             pass  # standalone.xml has no MDB pool in use; record what exists
-    try:  # the app under test's own pool, or the image's app's (Stack.app_declaring)
+    try:  # the app under test's own pool, or a resident app's (Stack.app_declaring)
         app = stack.app_declaring("datasources")
         out["datasource"] = {k: v for k, v in m.read_resource(
             [("subsystem", "datasources"), ("data-source", app.datasource())]).items()

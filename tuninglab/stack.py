@@ -59,7 +59,9 @@ class NodeConfig:
     # Names the node answers to on the stack's network besides its own (a cluster's nodes
     # share one, which DNS resolves to all of them: cluster.py).
     network_aliases: tuple[str, ...] = ()
-    # Applications deployed at boot beside the one the image holds (apps.py), by name.
+    # The applications the node deploys (apps.node_apps), by name; none given: the lab's own
+    # app and the workspace's resident ones (what a node without a recipe serves: the
+    # cluster command's, a test's).
     apps: tuple[str, ...] = ()
     # The server image: the common one, or one that differs from it in the JDK alone
     # (images.JDK_IMAGES; change kind jdk).
@@ -108,7 +110,7 @@ class StackConfig:
     db_cpuset: str = "0"
     loadgen_cpuset: str = "0"
     db_memory: str = "2g"
-    # The stack's PostgreSQL containers by name, the first the one the image's app's data
+    # The stack's PostgreSQL containers by name, the first the one the lab's own app's data
     # source reaches (apps.App.datasource).
     # Each starts from the same image, so each holds the whole data set.
     databases: tuple[str, ...] = ("db",)
@@ -141,7 +143,7 @@ class Stack:
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
-        self.app_under_test = app or apps.image_app(workspace)
+        self.app_under_test = app or apps.default_app(workspace)
         # the image the load generator starts from: its driver's (k6's, or a client JVM's)
         self.loadgen_image = driver_for(self.app_under_test).image
         self.progress = progress
@@ -415,7 +417,7 @@ class Stack:
 
     @property
     def db(self) -> PostgresNode | None:
-        """The first database: the one the image's app's data source reaches."""
+        """The first database: the one the lab's own app's data source reaches."""
         return self.databases.get(self.config.databases[0])
 
     def set_database_cpus(self, name: str, cpus: float | None) -> None:
@@ -481,24 +483,28 @@ class Stack:
         return [f"{node}: {line}" if node != target else line
                 for node in self.members(target) for line in self.nodes[node].error_lines()]
 
+    def deployed_apps(self) -> tuple[apps.App, ...]:
+        """What every node deploys: the workspace's resident apps, then the app under test."""
+        return (*(a for a in apps.resident_apps(self.workspace)
+                  if a.name != self.app_under_test.name), self.app_under_test)
+
     def datasources(self) -> list[str]:
-        """The WildFly names of the data sources the apps on the nodes declare (the image's
-        app's and the app under test's; apps.App.datasources)."""
-        image = apps.image_app(self.workspace)
-        return sorted({*image.datasources.values(), *self.app_under_test.datasources.values()})
+        """The WildFly names of the data sources the apps on the nodes declare
+        (apps.App.datasources)."""
+        return sorted({name for app in self.deployed_apps() for name in app.datasources.values()})
 
     def app_declaring(self, key: str) -> apps.App:
         """The app whose ``key`` (an apps.App field: ``datasources``, ``config_endpoint``) is
-        read: the app under test when it declares one, else the image's app, which every node
-        also deploys (the one that reads the tl.* properties)."""
-        return (self.app_under_test if getattr(self.app_under_test, key)
-                else apps.image_app(self.workspace))
+        read: the app under test when it declares one, else a resident app that does (every
+        node deploys it too: in this checkout the one that reads the tl.* properties), else
+        the app under test."""
+        found = [a for a in reversed(self.deployed_apps()) if getattr(a, key)]
+        return found[0] if found else self.app_under_test
 
     def property_readers(self) -> list[str]:
         """The deployments that read the tl.* system properties when they deploy: every WAR
-        of the image's app and of the app under test (a node deploys both)."""
-        names = [d.war_name for app in (apps.image_app(self.workspace), self.app_under_test)
-                 for d in app.deployments]
+        of every app the nodes deploy."""
+        names = [d.war_name for app in self.deployed_apps() for d in app.deployments]
         return list(dict.fromkeys(names))
 
     def config_endpoint(self) -> str:
@@ -637,13 +643,18 @@ class Stack:
                                   derived.derive(base).encode("utf-8"), **derived.files()})
         # deployed by the server's scanner as it boots, or, with a server set-up, after it
         # (_deploy_held)
-        for app in config.apps:
-            node.with_boot_files(apps.load(app, self.workspace).node_files())
+        for app in self._apps_of(config):
+            node.with_boot_files(app.node_files())
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
                 .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)
                 .with_memory(config.memory)
                 .with_labels(self.scope.labels(f"app:{name}")))
+
+    def _apps_of(self, config: NodeConfig) -> list[apps.App]:
+        """The apps a node deploys (NodeConfig.apps)."""
+        names = config.apps or apps.node_apps(apps.default_app(self.workspace), self.workspace)
+        return [apps.load(name, self.workspace) for name in names]
 
     def _image_file(self, path: str) -> bytes:
         """A file of the WildFly image, read once per image id and process."""
@@ -685,7 +696,7 @@ class Stack:
         applied through the management API (reloaded if an operation asks for it), then their
         archives deployed from where they waited. A failure is a StartupError with WildFly's
         own message, the file, and the end of the node's log."""
-        for app in (apps.load(a, self.workspace) for a in config.apps):
+        for app in self._apps_of(config):
             held = app.held_archives()
             if not held:
                 continue

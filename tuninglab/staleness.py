@@ -3,12 +3,16 @@
 A published result stays valid while the four things it was measured with are unchanged:
 the recipe folder (``measured_hash``: every file, recipe.toml without its prose and without the
 profiles CI runs), the stack's
-inputs that every recipe uses (what the images, the app and the workload are built from:
+inputs that every recipe uses (what the images and the workloads are built from:
 ``stack_inputs_hash``), the inputs of the roles only some recipes add (``role_inputs``: a
-cluster's balancer image, a server module, an app of apps/ other than the images' own), and the
+cluster's balancer image, a server module, each app its nodes deploy), and the
 library that ran it (its version). A role
 input of its own means a change to a balancer or a module stales only the results that used
 it.
+When the stack's inputs are reorganised without changing what a run measures (the lab's own
+app moved out of the images on 5 December 2026), a succession record
+(``stack_successions.toml``) says which earlier stack hash stands for which later inputs, and
+why; a test recomputes both from the commits it names.
 A result measured on a stack taken over warm before 29 November 2026 is stale too when an
 earlier run of that stack set system properties: its JVMs kept them (``_inherited_properties``).
 Image ids cannot serve: the base image is built with debootstrap, so the same inputs give a
@@ -17,6 +21,9 @@ different id on every machine.
 from __future__ import annotations
 
 import hashlib
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -26,17 +33,17 @@ from .store import ResultError, list_results, load_result
 
 __all__ = ["stack_inputs", "stack_inputs_hash", "role_inputs", "library_version", "why_stale"]
 
-# Repository paths the images of every stack are built from (scripts/setup.sh), around the
-# inputs of the app baked into them (apps.image_app: its app.toml's ``inputs``). The balancer's
-# image (images/balancer) is not among them: a stack without a balancer does not change when it
-# does. The order is part of the hash.
+# Repository paths the images of every stack are built from (scripts/setup.sh), then the load
+# generator's scripts and the versions. The balancer's image (images/balancer) is not among
+# them: a stack without a balancer does not change when it does. The order is part of the hash.
 IMAGES = ("images/base", "images/db", "images/k6", "images/wildfly")
-AFTER_THE_APP = ("workloads", "scripts/lib/versions.sh")
+AFTER_THE_IMAGES = ("workloads", "scripts/lib/versions.sh")
+SUCCESSIONS_FILE = Path(__file__).with_name("stack_successions.toml")
 
 
 def stack_inputs() -> tuple[str, ...]:
     """Every path the common stack is made from, in the order they are hashed."""
-    return (*IMAGES, *apps.image_app().inputs, *AFTER_THE_APP)
+    return (*IMAGES, *AFTER_THE_IMAGES)
 
 
 def stack_inputs_hash(root: Path | None = None) -> str:
@@ -57,15 +64,55 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     if recipe.change.agent is not None:  # the common image with a JVM agent on disk
         roles[f"jvm-agent {recipe.change.agent}"] = (images.JVM_AGENTS[recipe.change.agent].folder,)
     app = apps.load(recipe.workload.app, recipe.repo_root)
-    if not app.built_in:  # the images' own app is an input of every stack
-        roles[f"app {app.name}"] = app.inputs
     driver = drivers.driver_for(app)
     if driver.inputs:  # a load generator of its own (a client JVM's image); k6's is common
         roles[f"driver {driver.name}"] = driver.inputs
     for folder in recipe.baseline.modules:
         roles[f"server-module {folder}"] = tuple(f"server-modules/{folder}/{name}"
                                                  for name in server_modules.INPUT_FILES)
-    return {role: _hash_paths(paths, root or recipe.repo_root) for role, paths in roles.items()}
+    hashes = {role: _hash_paths(paths, root or recipe.repo_root) for role, paths in roles.items()}
+    # every app its nodes deploy, hashed where its folder is (the library's default app lives
+    # in the library when the workspace has no folder of that name)
+    for name in apps.node_apps(app, recipe.repo_root):
+        deployed = apps.load(name, recipe.repo_root)
+        hashes[f"app {name}"] = _hash_paths(deployed.inputs, root or deployed.folder.parent.parent)
+    return dict(sorted(hashes.items()))
+
+
+@dataclass(frozen=True)
+class Succession:
+    """An earlier stack-inputs hash that stands for later inputs, the same stack measured."""
+    before: str  # the stack-inputs hash the results measured before the move stored
+    stack: str  # the stack-inputs hash after it
+    roles: dict  # role inputs the move made of what had been common, by role
+    commit: str  # the commit that made the move (``before`` was hashed at its parent)
+    before_inputs: tuple[str, ...]  # the paths ``before`` was hashed from, in order
+    why: str
+
+
+@lru_cache(maxsize=None)
+def successions() -> dict[str, Succession]:
+    """The succession records (stack_successions.toml), by the hash they succeed."""
+    if not SUCCESSIONS_FILE.is_file():
+        return {}
+    found = {}
+    for entry in tomllib.loads(SUCCESSIONS_FILE.read_text(encoding="utf-8"))["succession"]:
+        record = Succession(entry["before"], entry["stack"], dict(entry["roles"]),
+                            entry["commit"], tuple(entry["before_inputs"]), entry["why"])
+        found[record.before] = record
+    return found
+
+
+def _succeeded(stack: str | None, roles: dict | None) -> tuple[str | None, dict | None]:
+    """A result's stored stack hash and role inputs, carried through every succession that
+    followed it: what they are called after the moves."""
+    seen = set()
+    while stack in successions() and stack not in seen:
+        seen.add(stack)
+        record = successions()[stack]
+        stack = record.stack
+        roles = None if roles is None else {**record.roles, **roles}
+    return stack, roles
 
 
 def _accepted_hashes(recipe: Recipe, result: dict) -> set[str]:
@@ -163,13 +210,14 @@ def why_stale(recipe: Recipe, results_dir: Path, *, stack_inputs: str | None = N
     elif prov.get("recipe_hash") != recipe_hash(recipe):
         return "the recipe changed"
     wanted = stack_inputs or stack_inputs_hash()
-    if prov.get("stack_inputs") != wanted:
-        return ("the stack's inputs changed (images, app or workload)" if prov.get("stack_inputs")
+    stored, then = _succeeded(prov.get("stack_inputs"), prov.get("role_inputs"))
+    if stored != wanted:
+        return ("the stack's inputs changed (images or workloads)" if stored
                 else "measured before stack inputs were recorded")
     # Results before 2026-11-26 17:30 recorded no role inputs (a cluster's balancer image was
     # in no hash then): they are judged by the common inputs alone.
-    if "role_inputs" in prov:
-        then, now = prov["role_inputs"], role_inputs(recipe)
+    if then is not None:
+        now = role_inputs(recipe)
         changed = sorted(role for role in then.keys() | now.keys()
                          if then.get(role) != now.get(role))
         if changed:

@@ -148,7 +148,7 @@ def _database(stack, runtime: tuple[str, ...]) -> dict | None:
         return None
     return database_stats.read(next(iter(stack.databases.values())),
                                stack.app_declaring("database").database,
-                               views_in=apps.image_app(stack.workspace).database)
+                               views_in=apps.default_app(stack.workspace).database)
 
 
 def _database_networks(stack, runtime: tuple[str, ...]) -> dict | None:

@@ -1,6 +1,6 @@
-# Step 4: what Maven builds: the benchmark application's WAR (apps/orderentry), the apps whose
-# app.toml says artifact = "maven" (their webapp under target/), and the server modules a
-# recipe may install on its nodes (server-modules/*, one jar each).
+# Step 4: what Maven builds: the apps whose app.toml says artifact = "maven" (their webapp
+# under target/; the lab's own orderentry among them), and the server modules a recipe may
+# install on its nodes (server-modules/*, one jar each).
 
 # maven_source_hash DIR: the hash of a Maven project's inputs (pom.xml and src/).
 maven_source_hash() {
@@ -33,8 +33,6 @@ maven_build() {
   say "build $rel ... built"
 }
 
-APP_WAR="$ROOT/apps/orderentry/target/orderentry.war"
-
 # maven_app_archive APP_TOML: the archive a Maven app's webapp names under target/ (its file
 # name), empty for an app of another artifact.
 maven_app_archive() {
@@ -43,7 +41,6 @@ maven_app_archive() {
 }
 
 step_app() {
-  maven_build "$ROOT/apps/orderentry" orderentry.war
   local module app archive
   for app in "$ROOT"/apps/*/app.toml; do
     archive="$(maven_app_archive "$app")"

@@ -24,13 +24,11 @@ stage_wildfly() {
   local zip="$TL_CACHE/wildfly-dist-$WILDFLY_VERSION.zip" jar="$TL_CACHE/postgresql-$PGJDBC_VERSION.jar"
   stage_require "$zip" "run scripts/setup.sh (its downloads step fetches it)"
   stage_require "$jar" "run scripts/setup.sh (its downloads step fetches it)"
-  stage_require "$APP_WAR" "run scripts/setup.sh (its app step builds it)"
   [[ -z "$STAGE_MISSING" ]] || return 0
   stage_image_dir wildfly "$ctx"
   link_or_copy "$zip" "$ctx/wildfly-dist.zip"
   link_or_copy "$jar" "$ctx/modules/org/postgresql/main/postgresql.jar"
   cp -p "$ROOT/snippets/baseline/wildfly.cli" "$ctx/wildfly.cli"
-  cp -p "$APP_WAR" "$ctx/orderentry.war"
   STAGE_BUILD_ARGS+=("WILDFLY_VERSION=$WILDFLY_VERSION" "PGJDBC_VERSION=$PGJDBC_VERSION")
 }
 

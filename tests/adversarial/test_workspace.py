@@ -1,5 +1,5 @@
 """A workspace of one's own (``tuninglab --workspace DIR``): recipes and apps outside this
-checkout are found there, with the app baked into the images still coming from the library;
+checkout are found there, with the lab's own app still coming from the library;
 a folder that is not a workspace is refused with what is allowed."""
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ def test_a_workspace_s_recipes_and_apps_are_the_ones_a_command_sees(workspace):
     assert layout.recipes_dir() == workspace.root.resolve() / "recipes"
     assert layout.results_dir() == workspace.root.resolve() / "results"
     assert apps.load("shop").folder == workspace.root.resolve() / "apps" / "shop"
-    assert apps.image_app().folder == REPO / "apps" / "orderentry"  # it comes with the images
+    assert apps.default_app().folder == REPO / "apps" / "orderentry"  # it comes with the library
+    assert apps.resident_apps() == ()  # and is not deployed beside the workspace's own apps
 
 
 def test_a_recipe_naming_an_app_the_workspace_lacks_lists_what_it_has(workspace):

@@ -16,16 +16,17 @@ import pytest
 from tuninglab import layout, staleness
 
 
-def _library_files() -> tuple[str, ...]:
+def _setup_files(name: str) -> tuple[str, ...]:
     """What setup.py puts into the package beside the code, read from it (so that the test's
     copy of the sources cannot part from what the build copies)."""
     for node in ast.parse((layout.REPO_ROOT / "setup.py").read_text()).body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "LIBRARY_FILES":
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == name:
             return ast.literal_eval(node.value)
-    raise AssertionError("setup.py names no LIBRARY_FILES")
+    raise AssertionError(f"setup.py names no {name}")
 
 
-LIBRARY_FILES = _library_files()
+LIBRARY_FILES = _setup_files("LIBRARY_FILES")
+BUILT_FILES = _setup_files("BUILT_FILES")  # set-up's output the package carries too
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,9 @@ def installed(tmp_path_factory):
                 "target", "__pycache__", "_library"))
         else:
             shutil.copy2(path, source / name)
+    for name in BUILT_FILES:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(layout.REPO_ROOT / name, source / name)
     # pip builds it as a user would, fetching the build back end pyproject.toml names
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                             str(wheels), str(source)], capture_output=True, text=True,
@@ -83,13 +87,16 @@ def _run(venv, cwd, *args, timeout=300):
 def test_the_package_carries_the_library_s_files_and_hashes_the_stack_as_the_checkout(installed):
     venv, outside = installed
     done = subprocess.run([str(venv / "bin" / "python"), "-c",
-                           "from tuninglab import layout, staleness; "
-                           "print(layout.REPO_ROOT); print(staleness.stack_inputs_hash())"],
+                           "from tuninglab import apps, layout, staleness; "
+                           "print(layout.REPO_ROOT); print(staleness.stack_inputs_hash()); "
+                           "print(len(apps.default_app().war()))"],
                           cwd=outside, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    root, digest = done.stdout.split()
+    root, digest, war_bytes = done.stdout.split()
     assert root.endswith("tuninglab/_library") and str(layout.REPO_ROOT) not in root
     assert digest == staleness.stack_inputs_hash()
+    # no image carries the lab's own app: the package does, for a recipe that drives it
+    assert int(war_bytes) > 0
 
 
 def test_init_validate_and_a_quick_run_from_a_folder_outside_the_checkout(installed):

@@ -13,7 +13,7 @@ from tuninglab.together import together
 
 from .conftest import run_labels
 
-ALL_TRANSACTIONS = dict.fromkeys(apps.image_app().transactions, 1)
+ALL_TRANSACTIONS = dict.fromkeys(apps.default_app().transactions, 1)
 
 
 def test_pinning_and_private_publishing(stack):
@@ -73,7 +73,7 @@ def test_the_database_figures_count_what_ran_in_the_database(stack):
     of two, and transaction control that is not counted. The first reading is itself one
     statement of this database (the app's and the views' database are the same here), so the
     statements are known + 1; the WAL moved."""
-    db, name = stack.databases["db"], apps.image_app().database
+    db, name = stack.databases["db"], apps.default_app().database
     database_stats.wait_until_quiet(db, name)  # the earlier tests' cut-off requests finish
     before = database_stats.read(db, name, views_in=name)
     db.sql("BEGIN; UPDATE item SET price = price WHERE id IN (1, 2, 3); "
@@ -91,7 +91,7 @@ def test_a_deadlock_is_counted_in_the_window_it_happened(stack):
     """Two transactions take the same two rows in opposite orders: PostgreSQL breaks the
     deadlock (after deadlock_timeout, 1 s) by failing one of them, and the next reading counts
     it at once (from the log; the statistics view may report it seconds later)."""
-    db, name = stack.databases["db"], apps.image_app().database
+    db, name = stack.databases["db"], apps.default_app().database
 
     def take(first: int, second: int):
         try:
@@ -114,7 +114,7 @@ def test_a_serialization_failure_is_counted_in_the_window_it_happened(stack):
     commit and then cannot (SQLSTATE 40001, "could not serialize access due to concurrent
     update"), which a read-committed one would have done. The next reading counts it, and it
     is not counted as a deadlock."""
-    db, name = stack.databases["db"], apps.image_app().database
+    db, name = stack.databases["db"], apps.default_app().database
 
     def update(pause: float):
         try:

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_generic_schema_names_no_app_s_parameter():
     workload = recipe_schema()["properties"]["workload"]["properties"]
     assert not {"lines", "note_chars", "bulk_rows"} & set(workload)
-    assert set(apps.image_app().parameters) == {"lines", "note_chars", "bulk_rows"}
+    assert set(apps.default_app().parameters) == {"lines", "note_chars", "bulk_rows"}
 
 
 def test_a_recipe_gets_the_app_s_defaults_and_its_own_values(tree):
@@ -44,7 +44,7 @@ def test_levels_of_a_parameter_run_as_each_arm_s_load(tree):
 
 
 def test_a_smoke_test_uses_the_app_s_smoke_values():
-    assert apps.image_app().smoke_parameters() == {"lines": 5, "note_chars": 100,
+    assert apps.default_app().smoke_parameters() == {"lines": 5, "note_chars": 100,
                                                    "bulk_rows": 200}
 
 

@@ -19,18 +19,25 @@ from tuninglab.recipe import RecipeError, find_recipe, load_recipe
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_orderentry_is_built_in_and_driven_by_the_shared_workload():
-    app = apps.image_app()
+def test_orderentry_is_resident_and_driven_by_the_shared_workload():
+    """No image carries it (5 December 2026): a node gets its WAR like any app's, in the
+    scanner's folder (it needs no server set-up), and this checkout's every node deploys it."""
+    app = apps.default_app()
     assert app.name == "orderentry" and app == apps.load("orderentry")
-    assert app.built_in and app.script == "/workloads/mix.js"
-    assert app.node_files() == {} and app.loadgen_files() == {}
+    assert app.resident and app.artifact == "maven" and app.script == "/workloads/mix.js"
+    assert list(app.node_files()) == [f"{apps.DEPLOYMENTS_DIR}/orderentry.war"]
+    assert app.loadgen_files() == {}  # its script is in the load generator's image
+    assert apps.resident_apps() == (app,)
+    assert apps.node_apps(apps.load("sessioncart")) == ("orderentry", "sessioncart")
+    assert apps.node_apps(app) == ("orderentry",)
     assert "default" in app.mixes and "NewOrder" in app.transactions
     assert LoadSpec(mix={"Ping": 1}).base_url == "http://app:8080/orderentry/api"
     # what the library reads of it instead of naming it (apps/orderentry/app.toml)
     assert app.datasource() == app.datasource("orders") == "OrderDS"
     assert (app.database, app.config_endpoint, app.models) == (
         "orderentry", "/orderentry/api/config", ("closed", "open"))
-    assert app.inputs == ("apps/orderentry/pom.xml", "apps/orderentry/src")
+    assert app.inputs == ("apps/orderentry/API.md", "apps/orderentry/app.toml",
+                          "apps/orderentry/pom.xml", "apps/orderentry/src")
 
 
 def test_no_library_module_names_the_lab_s_own_app():
@@ -43,7 +50,7 @@ def test_no_library_module_names_the_lab_s_own_app():
 
 
 def test_an_app_s_data_source_by_role_and_a_role_it_lacks():
-    app = apps.image_app()
+    app = apps.default_app()
     with pytest.raises(apps.AppError, match="no data source for role 'billing'; allowed: orders"):
         app.datasource("billing")
     with pytest.raises(apps.AppError, match="allowed: none"):
@@ -60,15 +67,17 @@ def test_a_pool_metric_needs_an_app_that_declares_its_data_source(tree):
 
 
 def test_an_app_driven_by_another_s_script_runs_in_a_workspace_without_that_app(tmp_path):
-    """The images' own app comes with the images (this checkout), so a workspace of its own
-    need not copy it; an app of the workspace is found in the workspace, not here."""
+    """The library's own app comes with the library (this checkout), so a workspace of its own
+    need not copy it; an app of the workspace is found in the workspace, not here. It is not
+    resident there: only the workspace's own apps can be."""
     root = tmp_path / "workspace"
     shutil.copytree(REPO / "apps" / "ordermfg", root / "apps" / "ordermfg")
     (root / "workloads").mkdir(parents=True)
     shutil.copy(REPO / "workloads" / "mixes.json", root / "workloads")
     app = apps.load("ordermfg", root)
     assert app.folder == root / "apps" / "ordermfg" and app.script == "/workloads/mix.js"
-    assert apps.load("orderentry", root).built_in
+    assert apps.load("orderentry", root).folder == REPO / "apps" / "orderentry"
+    assert apps.resident_apps(root) == () and apps.node_apps(app, root) == ("ordermfg",)
     with pytest.raises(apps.AppError, match="no such app; allowed: orderentry, ordermfg"):
         apps.load("sessioncart", root)
 
@@ -172,7 +181,7 @@ def test_a_maven_app_is_made_from_its_sources_not_from_what_maven_built(tmp_path
     change the hash a result was measured under; a source file does."""
     root = _maven_app(tmp_path)
     app = apps.load("listings", root)
-    assert app.artifact == "maven" and not app.built_in
+    assert app.artifact == "maven" and not app.resident
     assert "apps/listings/target" not in app.inputs and "apps/listings/src" in app.inputs
     # the overlay replaces the WAR's own line: each deployment lists its own way
     war = zipfile.ZipFile(io.BytesIO(app.war(app.deployment("jdbc"))))
@@ -307,17 +316,17 @@ def test_every_arm_may_drive_one_of_the_app_s_deployments(tree, change, driven, 
     assert expected in str(caught.value)
 
 
-def test_an_app_is_a_stack_input_of_the_recipes_that_drive_it_only():
+def test_an_app_is_a_stack_input_of_the_recipes_whose_nodes_deploy_it_only():
     session = find_recipe(REPO, "http-session-replication")
     assert session.workload.app == "sessioncart"
-    assert "app sessioncart" in staleness.role_inputs(session)
+    assert {"app sessioncart", "app orderentry"} <= set(staleness.role_inputs(session))
     other = find_recipe(REPO, "cluster-entity-cache")
-    assert not any(role.startswith("app ") for role in staleness.role_inputs(other))
+    assert [r for r in staleness.role_inputs(other) if r.startswith("app ")] == ["app orderentry"]
 
 
 def test_an_app_that_answers_orderentry_s_api_is_driven_by_mix_js_itself():
     """ordermfg's two WARs differ in one file, the pool its manufacturing transactions use;
-    the load generator runs the image's own workloads/mix.js, so nothing is copied to it."""
+    the load generator runs its image's own workloads/mix.js, so nothing is copied to it."""
     app = apps.load("ordermfg")
     assert app.script == "/workloads/mix.js" and app.loadgen_files() == {}
     files = app.node_files()
@@ -331,7 +340,7 @@ def test_an_app_that_answers_orderentry_s_api_is_driven_by_mix_js_itself():
     assert [n for n in names[0] if wars[0].read(n) != wars[1].read(n)] == [
         "WEB-INF/classes/domains.properties"]
     assert b"jdbc:postgresql://db2:5432/orderentry" in wars[0].read("WEB-INF/web.xml")
-    assert set(app.transactions) <= set(apps.image_app().transactions)
+    assert set(app.transactions) <= set(apps.default_app().transactions)
 
 
 @pytest.mark.parametrize("stack, expected", [

@@ -71,7 +71,7 @@ def test_k6_gets_the_load_as_its_script_reads_it():
     assert "RATE" not in env
     open_model = environment(replace(spec, model="open", rate=75.0, max_users=None), 10)
     assert (open_model["RATE"], open_model["MAX_USERS"]) == ("75", "200")
-    assert drivers.driver_for(apps.image_app()).name == "k6"
+    assert drivers.driver_for(apps.default_app()).name == "k6"
 
 
 def test_an_app_naming_an_unknown_driver_is_refused(tmp_path):

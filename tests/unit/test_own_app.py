@@ -120,9 +120,9 @@ def test_the_k6_driver_installs_the_summary_contract_beside_an_app_s_script(shop
     script = client.files["/apps/shop/workload.js"].decode()
     assert f"from './{CONTRACT_MODULE}'" in script
     assert b"--- tuninglab summary ---" in client.files[f"/apps/shop/{CONTRACT_MODULE}"]
-    # the image's app brings its script in the image: nothing to install
+    # the lab's own app's script is in the load generator's image: nothing to install
     client = _Client()
-    K6().install(client, apps.image_app())
+    K6().install(client, apps.default_app())
     assert client.files == {}
 
 

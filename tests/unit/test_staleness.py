@@ -2,7 +2,10 @@
 nothing else."""
 from __future__ import annotations
 
+import io
 import shutil
+import subprocess
+import tarfile
 from datetime import timedelta
 
 from test_store import START, make_result
@@ -186,10 +189,11 @@ def test_a_role_input_stales_only_the_recipes_that_use_it(tmp_path):
                                         tmp_path / "recipes" / "method" / "aa-noise"))
     results = tmp_path / "results"
     roles = staleness.role_inputs(recipe)
-    assert list(roles) == ["server-module debug-statements"]
-    assert staleness.role_inputs(plain) == {}
+    # the app its nodes deploy is a role of every recipe (no image carries one)
+    assert list(roles) == ["app orderentry", "server-module debug-statements"]
+    assert list(staleness.role_inputs(plain)) == ["app orderentry"]
     _published(recipe, results, role_inputs=roles)
-    _published(plain, results, role_inputs={})
+    _published(plain, results, role_inputs=staleness.role_inputs(plain))
     assert _why(recipe, results) is None
     source = next((tmp_path / "server-modules").rglob("*.java"))
     source.write_text(source.read_text() + "\n// edited\n")
@@ -200,7 +204,7 @@ def test_a_role_input_stales_only_the_recipes_that_use_it(tmp_path):
 
 def test_a_cluster_recipe_hashes_its_balancer_image():
     recipe = find_recipe(layout.recipes_dir(), "cluster-balancing-policy")
-    assert list(staleness.role_inputs(recipe)) == ["balancer"]
+    assert list(staleness.role_inputs(recipe)) == ["app orderentry", "balancer"]
 
 
 def test_a_result_from_before_role_inputs_is_judged_by_the_common_inputs(tmp_path):
@@ -231,3 +235,49 @@ def test_a_stack_taken_over_from_a_run_that_set_system_properties_is_stale_until
     _published(recipe, results, minutes=2,
                stack_origin={**origin, "served_before": ["aa-noise/20261128T044659Z"]})
     assert _why(recipe, results) is None
+
+
+def test_a_succession_record_carries_a_result_across_a_move_of_the_stack_s_inputs(
+        tmp_path, monkeypatch):
+    """A result measured under an earlier stack hash stays current when a record says which
+    later inputs that hash stands for, and goes stale when those later inputs change."""
+    recipe = _recipe_copy(tmp_path)
+    results = tmp_path / "results"
+    now_roles = staleness.role_inputs(recipe)
+    _published(recipe, results, stack_inputs="e" * 64, role_inputs={})
+    assert _why(recipe, results) == "the stack's inputs changed (images or workloads)"
+    record = staleness.Succession("e" * 64, INPUTS, dict(now_roles), "0" * 40, ("images",), "")
+    monkeypatch.setattr(staleness, "successions", lambda: {record.before: record})
+    assert _why(recipe, results) is None
+    moved = {role: "d" * 64 for role in now_roles}  # the app changed after the move
+    record = staleness.Succession("e" * 64, INPUTS, moved, "0" * 40, ("images",), "")
+    monkeypatch.setattr(staleness, "successions", lambda: {record.before: record})
+    assert _why(recipe, results).startswith("the inputs of its roles changed (app orderentry")
+
+
+def test_every_succession_record_is_what_its_commits_hash_to(tmp_path):
+    """A record is a claim that two trees hold the same measured stack: its earlier hash must be
+    the one its commit's parent gives, its later hash and roles the ones its commit gives."""
+    def tree(commit: str, paths, into):
+        into.mkdir()
+        archive = subprocess.run(["git", "-C", str(layout.REPO_ROOT), "archive", "--format=tar",
+                                  commit, "--", *paths], capture_output=True, check=True)
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(into, filter="data")
+        return into
+
+    records = staleness.successions()
+    assert records, "stack_successions.toml holds no record"
+    for number, record in enumerate(records.values()):
+        before = tree(f"{record.commit}^", record.before_inputs, tmp_path / f"before{number}")
+        assert staleness._hash_paths(record.before_inputs, before) == record.before
+        after = tree(record.commit, staleness.stack_inputs(), tmp_path / f"after{number}")
+        assert staleness._hash_paths(staleness.stack_inputs(), after) == record.stack
+        for role, digest in record.roles.items():
+            kind, name = role.split(" ", 1)
+            assert kind == "app", role
+            folder = tree(record.commit, [f"apps/{name}"], tmp_path / f"{name}{number}")
+            inputs = [f"apps/{name}/{entry.name}" for entry in sorted(
+                (folder / "apps" / name).iterdir())  # a Maven app's, as apps.App.inputs
+                if entry.name != "target" and not entry.name.startswith(".")]
+            assert staleness._hash_paths(inputs, folder) == digest, role

@@ -1,4 +1,4 @@
-"""tl.* system properties that the image's app reads at deployment (its API.md, apps.image_app):
+"""tl.* system properties that the lab's own app reads at deployment (its API.md, apps.default_app):
 a switch needs a reload, which redeploys the app."""
 from __future__ import annotations
 

@@ -140,7 +140,7 @@ def touched_prefixes(ops: list[Operation]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# what the app itself sees (its config_endpoint in app.toml; the image's app: GET /api/config,
+# what the app itself sees (its config_endpoint in app.toml; the lab's own app: GET /api/config,
 # its API.md)
 
 # Management attributes whose effect the app observes and reports in /api/config. The model can
@@ -174,7 +174,7 @@ def app_config(url: str) -> dict:
 
 
 # A tl.* property the app reads is tl.<section>.<key>, reported by /api/config under its
-# section (the image's app's API.md); the same rule as recipe.schema.json's for properties.
+# section (the lab's own app's API.md); the same rule as recipe.schema.json's for properties.
 APP_PROPERTY = PROPERTY_NAME
 
 

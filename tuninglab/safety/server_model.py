@@ -48,19 +48,20 @@ PROTECTED = (
     Protected("/subsystem=deployment-scanner/scanner=*", ("path", "relative-to", ADDING),
               "what the server deploys"),
 )
-# Of each data source the image's app declares (apps.App.datasources): what makes it the
+# Of each data source the lab's own app declares (apps.default_app; the baseline defines it on
+# every node): what makes it the
 # connection the application's transactions take to the lab's database.
 DATASOURCE_CONNECTION = ("connection-url", "jndi-name", "enabled", "driver-name", "user-name",
                          "password", ADDING)
 
 
 def protected_rules() -> tuple[Protected, ...]:
-    """PROTECTED, and the connection of each data source of the app the images carry."""
+    """PROTECTED, and the connection of each data source of the lab's own app."""
     return (*PROTECTED, *(Protected(f"/subsystem=datasources/data-source={name}",
                                     DATASOURCE_CONNECTION,
                                     "the connection the application's transactions take to "
                                     "the database")
-                          for name in sorted(apps.image_app().datasources.values())))
+                          for name in sorted(apps.default_app().datasources.values())))
 
 
 def protected_problem(op: Operation) -> str | None:
