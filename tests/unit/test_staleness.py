@@ -8,6 +8,7 @@ import subprocess
 import tarfile
 from datetime import timedelta
 
+import pytest
 from test_store import START, make_result
 
 from tuninglab import layout, staleness
@@ -266,6 +267,10 @@ def test_every_succession_record_is_what_its_commits_hash_to(tmp_path):
             tar.extractall(into, filter="data")
         return into
 
+    shallow = subprocess.run(["git", "-C", str(layout.REPO_ROOT), "rev-parse",
+                              "--is-shallow-repository"], capture_output=True, text=True)
+    if shallow.stdout.strip() == "true":
+        pytest.skip("a shallow clone holds no commit a record names")
     records = staleness.successions()
     assert records, "stack_successions.toml holds no record"
     for number, record in enumerate(records.values()):
