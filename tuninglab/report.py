@@ -131,6 +131,7 @@ def _comparison_lines(c: dict, level: str = "95 %") -> list[str]:
                      f"{detect:>11}  {said}")
     lines.append(f"* primary metric ({level}); secondaries are called only when their Holm-adjusted "
                  "p < 0.05")
+    lines += [f"  not shown: {name}, {why}" for name, why in sorted((c.get("left_out") or {}).items())]
     return lines
 
 

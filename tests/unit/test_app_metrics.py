@@ -37,3 +37,25 @@ def test_orphans_compare_as_a_difference_in_count_lower_being_better():
     assert entry["delta_kind"] == "absolute" and entry["delta"] == -49.5
     assert entry["ci_high"] < 0 and not entry["higher_is_better"]
     assert set(stats.APP_REPORTED_METRICS) <= set(stats.METRIC_RULES)
+
+
+def _database_cpu_trials(database_share: float) -> list[dict]:
+    trials = []
+    for block, noise in enumerate([1.0, 1.3, 0.7, 1.1, 0.9, 1.2]):
+        for arm, scale in (("baseline", 1.0), ("variant", noise)):
+            trials.append({"block": block, "arm": arm, "used": True,
+                           "metrics": {"throughput": 100.0 + block + scale, "cpu_per_tx": 1.0,
+                                       "db_cpu_per_tx": database_share * scale}})
+    return trials
+
+
+def test_the_database_s_cpu_is_left_out_for_an_app_that_uses_none_and_says_why():
+    """An app without a database leaves the database's CPU at its background, 0.02-0.04 % of
+    the app's CPU a transaction in the session runs: a ratio of such readings is noise
+    (-10.4 % [-99.9, +141,950] in http-session-granularity's run of 5 December 2026)."""
+    idle = compare_arms(_database_cpu_trials(0.0003), "baseline", "variant", "throughput")
+    assert "db_cpu_per_tx" not in idle["metrics"]
+    assert idle["left_out"]["db_cpu_per_tx"].startswith(
+        "the baseline's db_cpu_per_tx is 0.03% of its cpu_per_tx, below 1%")
+    used = compare_arms(_database_cpu_trials(0.3), "baseline", "variant", "throughput")
+    assert "db_cpu_per_tx" in used["metrics"] and used["left_out"] == {}

@@ -107,12 +107,16 @@ def compare_arms(trials: list[dict], baseline: str, variant: str, primary: str,
     """Every metric of ``variant`` against ``baseline``; the verdict is the primary's.
     ``crossover``: None (blocks are independent), "same-jvms" (periods, the nodes' difference
     removed) or "fresh-jvms" (periods, each with JVMs of its own)."""
-    metrics, p_secondary = {}, {}
+    metrics, p_secondary, left_out = {}, {}, {}
     layout_of = {t["block"]: (t.get("period", t["block"]), t.get("orientation", 0))
                  for t in trials}
     for name, rule in stats.METRIC_RULES.items():
         blocks, b, v = paired_values(trials, baseline, variant, name)
         if not blocks:
+            continue
+        why = _negligible(trials, baseline, name, rule)
+        if why:
+            left_out[name] = why
             continue
         periods = [layout_of[k][0] for k in blocks] if crossover else None
         turns = [layout_of[k][1] for k in blocks] if crossover == "same-jvms" else None
@@ -137,4 +141,21 @@ def compare_arms(trials: list[dict], baseline: str, variant: str, primary: str,
             "periods": primary_entry["n_periods"] if primary_entry else None,
             "node_effect": primary_entry["node_effect"] if primary_entry else None,
             "secondary_correction": "Holm over the secondary metrics, alpha 0.05",
-            "metrics": metrics}
+            "metrics": metrics, "left_out": left_out}
+
+
+def _negligible(trials: list[dict], baseline: str, name: str, rule) -> str:
+    """Why a metric measures nothing of the transactions in this run (stats.MetricRule's
+    ``negligible_below``), or ""."""
+    if rule.negligible_below is None:
+        return ""
+    other, share = rule.negligible_below
+    mine = list(block_values(trials, baseline, name).values())
+    theirs = list(block_values(trials, baseline, other).values())
+    if not mine or not theirs or sum(theirs) <= 0:
+        return ""
+    ratio = (sum(mine) / len(mine)) / (sum(theirs) / len(theirs))
+    if ratio >= share:
+        return ""
+    return (f"the baseline's {name} is {ratio:.2%} of its {other}, below {share:.0%}: it reads "
+            f"background activity, not the transactions' work")

@@ -263,8 +263,14 @@ def _comparison_table(result: dict, c: dict) -> list[str]:
                   "trials; deltas and intervals come from the pairs. The verdict rests on the "
                   "primary metric (bold); a secondary is called only when its Holm-adjusted p is "
                   "below 0.05. *Detectable*: the smallest true effect this run would have found "
-                  "with 80 % power." + _crossover_note(c), ""]
+                  "with 80 % power." + _crossover_note(c) + _left_out_note(c), ""]
     return lines
+
+
+def _left_out_note(c: dict) -> str:
+    """The metrics the comparison left out, and why (analysis/comparisons.py)."""
+    left = c.get("left_out") or {}
+    return "".join(f" Not shown: {name}, {why}." for name, why in sorted(left.items()))
 
 
 def _crossover_note(c: dict) -> str:
