@@ -122,6 +122,10 @@ def _parser() -> argparse.ArgumentParser:
                                                "mix if the app has it, else 'default')")
     c.set_defaults(handler=_port)
 
+    c = sub.add_parser("report", help="write the workspace's results as one page (report/: "
+                                      "Markdown, HTML and figures), as the site shows the lab's")
+    c.set_defaults(handler=_report)
+
     c = sub.add_parser("app", help="what an app of the workspace does on a node")
     app_sub = c.add_subparsers(required=True, metavar="action")
     a = app_sub.add_parser("check", help="boot one node with the app, run its smoke set and "
@@ -152,6 +156,13 @@ def _port(args) -> int:
     print(f"port: {recipe.id} copied to {folder} to run on {args.app} (its recipe.toml's first "
           f"line says what changed); next:\n  tuninglab --workspace {layout.workspace()} run "
           f"{recipe.id}")
+    return 0
+
+
+def _report(args) -> int:
+    from .site import workspace_report
+    page = workspace_report.build(layout.workspace())
+    print(f"report: {page} (and index.md beside it)")
     return 0
 
 

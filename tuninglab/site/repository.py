@@ -44,7 +44,10 @@ def publishable(result: dict) -> bool:
 
 
 class Site:
-    """A view of one repository for one build (reads lazily, caches)."""
+    """A view of one repository for one build (reads lazily, caches). ``accepts``: which stored
+    results it shows (the site: publishable; a workspace's report: workspace_report.shown)."""
+
+    accepts = staticmethod(publishable)
 
     def __init__(self, root: Path, docs_dir: Path | None = None, results_dir: Path | None = None):
         self.root = Path(root)
@@ -85,7 +88,7 @@ class Site:
                     data = load_result(path)
                 except ResultError:
                     continue
-                if publishable(data):
+                if self.accepts(data):
                     found = (path, self.read(recipe_id, data))
                     break
             self._newest[recipe_id] = found
@@ -99,7 +102,7 @@ class Site:
                 data = load_result(path)
             except ResultError:
                 continue
-            if publishable(data):
+            if self.accepts(data):
                 found.append((path, self.read(recipe_id, data)))
         return found
 
