@@ -13,8 +13,7 @@
 #   images     tuninglab/base:trixie (or $TUNINGLAB_BASE_IMAGE), tuninglab/db:17,
 #              tuninglab/wildfly:39.0.1, tuninglab/k6:1.8.1, tuninglab/haproxy:trixie
 #
-# Environment: TUNINGLAB_CACHE, TUNINGLAB_BASE_IMAGE, TUNINGLAB_DB_SCALE (default 1),
-# TUNINGLAB_PYTHON, DOCKER_HOST.
+# Environment: TUNINGLAB_CACHE, TUNINGLAB_BASE_IMAGE, TUNINGLAB_PYTHON, DOCKER_HOST.
 # shellcheck source-path=SCRIPTDIR/lib
 set -euo pipefail
 

@@ -40,7 +40,10 @@ What a user's app needs of the server and the database, it brings along:
   embedded broker); the recipes that drive it start their nodes with it.
 - ``seed``: SQL files of its folder, loaded in order into its ``database`` (which the lab
   creates), and baked into an image of the lab's PostgreSQL once per seed (seeding.py): every
-  database of a stack starts from the same data in about a second.
+  database of a stack starts from the same data in about a second. ``seed_role``: a role of
+  the lab's image the files run as, which then owns the database and what they create (the
+  lab's own app: "lab", the role its data source connects as); the superuser by default.
+  ``[seed_variables]``: psql variables the files read (``-v name=value``).
 
 An app may be deployed more than once on every node (``[deployments.<name>]``): the same web
 app with a few files of its own (an overlay folder, e.g. a ``WEB-INF/distributable-web.xml``
@@ -129,6 +132,8 @@ class App:
     # recipe that drives it runs its nodes on it (recipe.py refuses another)
     server_config: str = ""
     seed: tuple[str, ...] = ()  # SQL files of its folder, loaded in order into ``database``
+    seed_role: str = ""  # the role the seed runs as and its database belongs to ("": superuser)
+    seed_variables: dict = field(default_factory=dict)  # psql variables the seed reads
     # What its script reads beside the generic load keys ([parameters.<name>]): each a JSON
     # Schema fragment of one number (type, bounds, default, description), and the value a smoke
     # test uses (``smoke``; the default if none). A recipe sets them in its [workload] and may
@@ -561,6 +566,8 @@ def _described(data: dict) -> dict:
             "server_config": data.get("server_config", ""),
             "models": tuple(data.get("models", ["closed"])), "driver": data.get("driver", "k6"),
             "server_setup": data.get("server_setup", ""), "seed": tuple(data.get("seed", ())),
+            "seed_role": data.get("seed_role", ""),
+            "seed_variables": dict(data.get("seed_variables", {})),
             "parameters": {name: dict(fragment)
                            for name, fragment in data.get("parameters", {}).items()},
             "properties": {name: dict(fragment)
@@ -596,6 +603,16 @@ def _brought_problems(name: str, folder: Path, data: dict) -> list[str]:
         elif not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", str(data["database"])):
             problems.append(f"database: {data['database']!r}; allowed: a PostgreSQL name of "
                             f"lower-case letters, digits and _ (the lab creates it)")
+    role = data.get("seed_role")
+    if role is not None and (not isinstance(role, str)
+                             or not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", role)):
+        problems.append(f"seed_role: {role!r}; allowed: a role of the lab's database image, "
+                        f"lower-case letters, digits and _")
+    variables = data.get("seed_variables", {})
+    if not isinstance(variables, dict) or not all(
+            re.fullmatch(r"[a-z_][a-z0-9_]{0,39}", str(k)) and isinstance(v, (int, str))
+            and not isinstance(v, bool) for k, v in variables.items()):
+        problems.append("seed_variables: a table of psql variables, name = a number or a word")
     return problems
 
 

@@ -122,7 +122,8 @@ class LabContainer(DockerContainer):
 
 
 class PostgresNode(LabContainer):
-    """PostgreSQL 17 with the benchmark data baked into the image (ready in about a second)."""
+    """PostgreSQL 17 from the lab's image, or from an image with the apps' seeds baked on top
+    of it (seeding.py): the data is in the image, so it is ready in about a second."""
 
     CONF_DIR = "/etc/tuninglab/conf.d"
 

@@ -21,7 +21,9 @@ Counters are cumulative, so a window is two readings and a difference, as for CP
   the load (SETTLE_S below keeps most of the previous arm's counts out of a window; the
   statistics' deadlock count lags the same way, which is why the log is read instead).
 Transaction control (BEGIN, COMMIT, SET ...) is not counted as a statement. A reading runs in
-the database that holds the extension's views (the images' app's), not in the app's own.
+the database that holds the extension's views (``VIEWS_IN``), never in an app's, so it counts
+none of itself (until 5 December 2026 the views were in order-entry's database, whose figures
+then held one statement and one commit a window of the reading's own).
 """
 from __future__ import annotations
 
@@ -52,7 +54,13 @@ COUNTERS = ("commits", "rollbacks", *LOGGED, "wal_bytes", "statements", "updated
 PER_TRANSACTION = ("statements", "updated", "inserted", "wal_bytes", "commits", "rollbacks")
 
 
-def read(db, database: str, views_in: str) -> dict:
+# Where pg_stat_statements' views are: the database every cluster has, in which the lab's
+# database image creates the extension (images/db/init-db.sh); they show every database's
+# statements, and READING picks the app's by its database id.
+VIEWS_IN = "postgres"
+
+
+def read(db, database: str, views_in: str = VIEWS_IN) -> dict:
     """The counters of ``database`` on the PostgreSQL container ``db`` (containers.PostgresNode),
     read in ``views_in`` (where pg_stat_statements' views are), or {"error": ...} when they
     cannot be read (the window then has no database figures)."""

@@ -3,12 +3,18 @@
 An app that brings its own schema and data (``database`` and ``seed`` in its app.toml,
 apps.py) gets them in every database of every stack without loading them at each start: the
 first stack that needs them starts the lab's PostgreSQL image once, creates the database,
-loads the seed's SQL files in order, freezes and analyses the tables (every container then
-starts from the same planner statistics, as the lab's own data does), shuts PostgreSQL down
-cleanly and commits the container as ``tuninglab/db-seed:<app>-<digest>``. The digest covers
-the base image, the database's name and every file's name and bytes, so an edited seed is
-baked again and an unchanged one never is. A seed that fails to load is an AppError naming
-the file and PostgreSQL's message with its line; nothing is tagged.
+loads the seed's SQL files in order (as its ``seed_role`` if it names one, with its
+``seed_variables``), freezes and analyses the tables (every container then starts from the
+same planner statistics), empties the statement statistics, shuts PostgreSQL down cleanly and
+commits the container as ``tuninglab/db-seed:<app>-<digest>``. The digest covers the base
+image, the database's name, the role, the variables and every file's name and bytes, so an
+edited seed is baked again and an unchanged one never is. A seed that fails to load is an
+AppError naming the file and PostgreSQL's message with its line; nothing is tagged.
+
+A stack whose nodes deploy several apps with seeds (this checkout's resident order-entry and
+the app a recipe drives) gets them all: each seed is baked on top of the one before it, in the
+order the nodes deploy the apps (``image_for``), so the chain's last image holds every
+database.
 """
 from __future__ import annotations
 
@@ -32,19 +38,28 @@ READY_TIMEOUT_S = 60
 def seed_tag(app: App, base_id: str) -> str:
     """The image a seed is baked into: named after the app, tagged with the seed's digest."""
     digest = hashlib.sha256()
-    for part in (base_id.encode(), app.database.encode()):
+    variables = ",".join(f"{k}={v}" for k, v in sorted(app.seed_variables.items()))
+    for part in (base_id.encode(), app.database.encode(), app.seed_role.encode(),
+                 variables.encode()):
         digest.update(part + b"\0")
     for path, data in app.seed_files():
         digest.update(path.encode() + b"\0" + hashlib.sha256(data).digest())
     return f"{REPOSITORY}:{app.name}-{digest.hexdigest()[:16]}"
 
 
-def image_for(client, app: App, labels: dict[str, str], progress=print) -> str:
-    """The database image a stack for ``app`` starts from: the lab's own when the app brings
-    no seed, else its seed's image, baked now if it does not exist yet."""
-    if not app.seed:
-        return images.DB
-    tag = seed_tag(app, images.require_images(client, [images.DB])[images.DB])
+def image_for(client, deployed: list[App], labels: dict[str, str], progress=print) -> str:
+    """The database image a stack starts from: the lab's own when no app its nodes deploy
+    brings a seed, else the last of the chain of their seeds' images, each baked now on the
+    one before it if it does not exist yet."""
+    image = images.DB
+    for app in (a for a in deployed if a.seed):
+        image = _baked(client, app, image, labels, progress)
+    return image
+
+
+def _baked(client, app: App, base: str, labels: dict[str, str], progress) -> str:
+    """The image of ``app``'s seed on top of ``base``, baked now if it does not exist yet."""
+    tag = seed_tag(app, images.require_images(client, [base])[base])
     try:
         client.images.get(tag)
         return tag
@@ -53,16 +68,24 @@ def image_for(client, app: App, labels: dict[str, str], progress=print) -> str:
     began = time.monotonic()
     progress(f"stack: baking apps/{app.name}'s seed ({', '.join(app.seed)}) into {tag}, "
              f"once for this seed")
-    container = client.containers.run(images.DB, detach=True, labels=labels)
+    container = client.containers.run(base, detach=True, labels=labels)
     try:
         _wait_ready(container)
         _put(container, app)
-        _psql(container, "postgres", ["-c", f'CREATE DATABASE "{app.database}"'], "database")
+        owner = f' OWNER "{app.seed_role}"' if app.seed_role else ""
+        _psql(container, "postgres", ["-c", f'CREATE DATABASE "{app.database}"{owner}'],
+              "database")
+        as_role = ["-c", f'SET ROLE "{app.seed_role}"'] if app.seed_role else []
+        variables = [f"--set={k}={v}" for k, v in sorted(app.seed_variables.items())]
         for number, (path, _) in enumerate(app.seed_files()):
-            _psql(container, app.database, ["-f", f"{_SEED_DIR}/{number}.sql"],
+            _psql(container, app.database,
+                  [*variables, *as_role, "-f", f"{_SEED_DIR}/{number}.sql"],
                   f"apps/{app.name}/{path}")
         _psql(container, app.database, ["-c", "VACUUM (ANALYZE, FREEZE)", "-c", "CHECKPOINT"],
               "the seed's tables")
+        # the statements of the load are no app's: every stack starts with none recorded
+        _psql(container, "postgres", ["-c", "SELECT pg_stat_statements_reset()"],
+              "the statement statistics")
         container.exec_run(["rm", "-rf", _SEED_DIR], user="root")
         container.stop(timeout=60)  # SIGINT: PostgreSQL's fast, clean shutdown
         repository, _, version = tag.partition(":")

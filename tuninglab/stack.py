@@ -212,7 +212,7 @@ class Stack:
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
         self.scope = cleanup.RunScope(self.client).__enter__()
-        self.db_image = seeding.image_for(self.client, self.app_under_test,
+        self.db_image = seeding.image_for(self.client, list(self.deployed_apps()),
                                           self.scope.labels("seed"), self.progress)
         if self.db_image != images.DB:  # another database image: another kind of stack
             self.image_ids.update(images.require_images(self.client, [self.db_image]))

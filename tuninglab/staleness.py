@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -84,10 +84,13 @@ class Succession:
     """An earlier stack-inputs hash that stands for later inputs, the same stack measured."""
     before: str  # the stack-inputs hash the results measured before the move stored
     stack: str  # the stack-inputs hash after it
-    roles: dict  # role inputs the move made of what had been common, by role
+    roles: dict  # role inputs the move made or changed, by role, as they hash after it
     commit: str  # the commit that made the move (``before`` was hashed at its parent)
     before_inputs: tuple[str, ...]  # the paths ``before`` was hashed from, in order
     why: str
+    # the roles the move changed, as a result stored them before it: only a result that
+    # stored these is carried across (a record says what one tree became, not any tree)
+    before_roles: dict = field(default_factory=dict)
 
 
 @lru_cache(maxsize=None)
@@ -98,7 +101,8 @@ def successions() -> dict[str, Succession]:
     found = {}
     for entry in tomllib.loads(SUCCESSIONS_FILE.read_text(encoding="utf-8"))["succession"]:
         record = Succession(entry["before"], entry["stack"], dict(entry["roles"]),
-                            entry["commit"], tuple(entry["before_inputs"]), entry["why"])
+                            entry["commit"], tuple(entry["before_inputs"]), entry["why"],
+                            dict(entry.get("before_roles", {})))
         found[record.before] = record
     return found
 
@@ -110,8 +114,11 @@ def _succeeded(stack: str | None, roles: dict | None) -> tuple[str | None, dict 
     while stack in successions() and stack not in seen:
         seen.add(stack)
         record = successions()[stack]
+        if roles is not None and any(roles.get(role) != digest
+                                     for role, digest in record.before_roles.items()):
+            break  # a tree the record does not describe
         stack = record.stack
-        roles = None if roles is None else {**record.roles, **roles}
+        roles = None if roles is None else {**roles, **record.roles}
     return stack, roles
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from . import apps, database_stats, disk_limits, interference, network_counters
+from . import database_stats, disk_limits, interference, network_counters
 from .compiler_cpu import busiest, compiler_figures, compiler_reading
 from .jvm_threads import read_threads
 from .management import BROKER, MESSAGING, ManagementError
@@ -147,8 +147,7 @@ def _database(stack, runtime: tuple[str, ...]) -> dict | None:
     if database_stats.RUNTIME_NAME not in runtime:
         return None
     return database_stats.read(next(iter(stack.databases.values())),
-                               stack.app_declaring("database").database,
-                               views_in=apps.default_app(stack.workspace).database)
+                               stack.app_declaring("database").database)
 
 
 def _database_networks(stack, runtime: tuple[str, ...]) -> dict | None:

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Runs once, at image build, as user postgres: creates the cluster and bakes the data set into
-# the image, so a container is ready in well under a second (no initdb, no load at start-up).
-# usage: init-db.sh SCALE
+# Runs once, at image build, as user postgres: creates the cluster with the lab's role and
+# pg_stat_statements, so a container is ready in well under a second (no initdb at start-up).
+# No app's data is baked here: an app's seed is baked into an image of its own on top of this
+# one, once per seed (tuninglab/seeding.py).
 set -eu
-scale="${1:-1}"
 conf=/etc/tuninglab/postgresql.conf
 data=/var/lib/postgresql/data
 
@@ -16,17 +16,11 @@ rm -f "$data/postgresql.conf" "$data/pg_hba.conf" "$data/pg_ident.conf"
 pg_ctl --pgdata="$data" --wait --silent \
   --options="-c config_file=$conf -c listen_addresses=''" start
 
-psql -v ON_ERROR_STOP=1 -q -U postgres -d postgres <<'SQL'
-CREATE ROLE lab LOGIN PASSWORD 'lab';
-CREATE DATABASE orderentry OWNER lab;
-SQL
-# pg_stat_statements' views, in the application's database (superuser only).
-psql -v ON_ERROR_STOP=1 -q -U postgres -d orderentry -c 'CREATE EXTENSION pg_stat_statements'
-# The schema and data belong to lab, the application's user.
-psql -v ON_ERROR_STOP=1 -q -U lab -d orderentry -f /tmp/sql/schema.sql
-psql -v ON_ERROR_STOP=1 -q -U lab -d orderentry -v scale="$scale" -f /tmp/sql/data.sql
-# Fresh planner statistics and a visibility map: every container starts from the same state.
-psql -v ON_ERROR_STOP=1 -q -U lab -d orderentry -c 'VACUUM (ANALYZE, FREEZE)'
-psql -v ON_ERROR_STOP=1 -q -U postgres -d orderentry -c 'SELECT pg_stat_statements_reset()' -c 'CHECKPOINT' >/dev/null
+# The role the lab's own app connects as (snippets/baseline/wildfly.cli's data source).
+psql -v ON_ERROR_STOP=1 -q -U postgres -d postgres -c "CREATE ROLE lab LOGIN PASSWORD 'lab'"
+# pg_stat_statements' views, in the database every cluster has (superuser only): they show the
+# statements of every database (tuninglab/database_stats.py reads them there).
+psql -v ON_ERROR_STOP=1 -q -U postgres -d postgres -c 'CREATE EXTENSION pg_stat_statements'
+psql -v ON_ERROR_STOP=1 -q -U postgres -d postgres -c 'SELECT pg_stat_statements_reset()' -c 'CHECKPOINT' >/dev/null
 
 pg_ctl --pgdata="$data" --wait --silent --mode=fast stop

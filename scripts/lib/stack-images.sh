@@ -11,12 +11,8 @@ stage_image_dir() {
 
 stage_db() {
   local ctx="$1"
-  stage_require "$ROOT/images/db/sql/schema.sql" "it is written with the application (apps/orderentry/API.md)"
-  stage_require "$ROOT/images/db/sql/data.sql" "it is written with the application (apps/orderentry/API.md)"
-  [[ -z "$STAGE_MISSING" ]] || return 0
   stage_image_dir db "$ctx"
   cp -p "$ROOT/snippets/baseline/postgresql.conf" "$ctx/postgresql.conf"
-  STAGE_BUILD_ARGS+=("SCALE=${TUNINGLAB_DB_SCALE:-1}")
 }
 
 stage_wildfly() {

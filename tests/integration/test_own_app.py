@@ -61,7 +61,8 @@ def test_a_seed_that_does_not_load_names_the_file_and_postgresql_s_line(workspac
     apps._load.cache_clear()
     app = apps.load("shop", workspace)
     with pytest.raises(apps.AppError) as caught:
-        seeding.image_for(client, app, labels={"tuninglab.test": "seed"}, progress=lambda l: None)
+        seeding.image_for(client, [app], labels={"tuninglab.test": "seed"},
+                          progress=lambda l: None)
     message = str(caught.value)
     assert message.startswith("apps/shop/database/data.sql: the seed did not load")
     assert "apps/shop/database/data.sql:6: ERROR:" in message

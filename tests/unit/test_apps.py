@@ -37,7 +37,8 @@ def test_orderentry_is_resident_and_driven_by_the_shared_workload():
     assert (app.database, app.config_endpoint, app.models) == (
         "orderentry", "/orderentry/api/config", ("closed", "open"))
     assert app.inputs == ("apps/orderentry/API.md", "apps/orderentry/app.toml",
-                          "apps/orderentry/pom.xml", "apps/orderentry/src")
+                          "apps/orderentry/database", "apps/orderentry/pom.xml",
+                          "apps/orderentry/src")
 
 
 def test_no_library_module_names_the_lab_s_own_app():

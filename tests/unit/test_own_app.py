@@ -3,6 +3,7 @@
 (drivers/k6_contract.js), and `tuninglab app check`'s log filter: each without Docker."""
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -78,7 +79,36 @@ def test_a_seed_is_baked_again_only_when_it_or_its_base_changes(shop):
 
 
 def test_an_app_without_a_seed_uses_the_lab_s_database_image():
-    assert seeding.image_for(client=None, app=apps.load("sessioncart"), labels={}) == seeding.images.DB
+    assert seeding.image_for(client=None, deployed=[apps.load("sessioncart")],
+                             labels={}) == seeding.images.DB
+
+
+def test_a_seed_s_role_and_variables_are_part_of_what_it_is_baked_from(shop):
+    """order-entry's data runs as the role its data source connects as, with scale = 1: a
+    seed run as another role, or at another scale, is another image."""
+    app = apps.default_app()
+    assert (app.seed_role, app.seed_variables) == ("lab", {"scale": 1})
+    tag = seeding.seed_tag(app, "sha256:base")
+    assert seeding.seed_tag(dataclasses.replace(app, seed_variables={"scale": 3}),
+                            "sha256:base") != tag
+    assert seeding.seed_tag(dataclasses.replace(app, seed_role=""), "sha256:base") != tag
+
+
+def test_the_seeds_of_every_app_the_nodes_deploy_are_baked_in_a_chain(shop, monkeypatch):
+    """order-entry (resident in the checkout) first, the driven app's seed on top of it; an
+    app without a seed adds nothing."""
+    baked = []
+
+    def bake(client, app, base, labels, progress):
+        baked.append((app.name, base))
+        return f"{seeding.REPOSITORY}:{app.name}-on-{base}"
+
+    monkeypatch.setattr(seeding, "_baked", bake)
+    last = seeding.image_for(None, [apps.default_app(), apps.load("sessioncart"),
+                                    apps.load("shop", shop)], labels={})
+    assert baked == [("orderentry", seeding.images.DB),
+                     ("shop", f"{seeding.REPOSITORY}:orderentry-on-{seeding.images.DB}")]
+    assert last == f"{seeding.REPOSITORY}:shop-on-{baked[1][1]}"
 
 
 def test_init_writes_a_workspace_whose_app_and_recipes_validate(tmp_path, capsys):

@@ -254,6 +254,11 @@ def test_a_succession_record_carries_a_result_across_a_move_of_the_stack_s_input
     record = staleness.Succession("e" * 64, INPUTS, moved, "0" * 40, ("images",), "")
     monkeypatch.setattr(staleness, "successions", lambda: {record.before: record})
     assert _why(recipe, results).startswith("the inputs of its roles changed (app orderentry")
+    # a record that says what a role was before the move carries only results that stored it
+    record = staleness.Succession("e" * 64, INPUTS, dict(now_roles), "0" * 40, ("images",), "",
+                                  before_roles={"app orderentry": "c" * 64})
+    monkeypatch.setattr(staleness, "successions", lambda: {record.before: record})
+    assert _why(recipe, results) == "the stack's inputs changed (images or workloads)"
 
 
 def test_every_succession_record_is_what_its_commits_hash_to(tmp_path):
@@ -278,11 +283,13 @@ def test_every_succession_record_is_what_its_commits_hash_to(tmp_path):
         assert staleness._hash_paths(record.before_inputs, before) == record.before
         after = tree(record.commit, staleness.stack_inputs(), tmp_path / f"after{number}")
         assert staleness._hash_paths(staleness.stack_inputs(), after) == record.stack
-        for role, digest in record.roles.items():
-            kind, name = role.split(" ", 1)
-            assert kind == "app", role
-            folder = tree(record.commit, [f"apps/{name}"], tmp_path / f"{name}{number}")
-            inputs = [f"apps/{name}/{entry.name}" for entry in sorted(
-                (folder / "apps" / name).iterdir())  # a Maven app's, as apps.App.inputs
-                if entry.name != "target" and not entry.name.startswith(".")]
-            assert staleness._hash_paths(inputs, folder) == digest, role
+        for commit, roles, when in ((record.commit, record.roles, "after"),
+                                    (f"{record.commit}^", record.before_roles, "before")):
+            for role, digest in roles.items():
+                kind, name = role.split(" ", 1)
+                assert kind == "app", role
+                folder = tree(commit, [f"apps/{name}"], tmp_path / f"{name}{number}{when}")
+                inputs = [f"apps/{name}/{entry.name}" for entry in sorted(
+                    (folder / "apps" / name).iterdir())  # a Maven app's, as apps.App.inputs
+                    if entry.name != "target" and not entry.name.startswith(".")]
+                assert staleness._hash_paths(inputs, folder) == digest, (role, when)
