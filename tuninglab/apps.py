@@ -69,9 +69,9 @@ from pathlib import Path
 from . import jboss_cli, layout
 from .drivers import DRIVERS
 
-__all__ = ["App", "AppError", "Deployment", "load", "available", "default_app", "resident_apps",
-           "node_apps", "DEPLOYMENTS_DIR", "HELD_DIR", "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES",
-           "MODELS", "archive_suffix"]
+__all__ = ["App", "AppError", "Deployment", "load", "available", "default_app",
+           "default_app_name", "resident_apps", "node_apps", "DEPLOYMENTS_DIR", "HELD_DIR",
+           "LOADGEN_APPS_DIR", "ARTIFACTS", "ARCHIVES", "MODELS", "archive_suffix"]
 
 DEPLOYMENTS_DIR = "/opt/wildfly/standalone/deployments"
 # Where a node keeps the archives of an app with a server set-up until the set-up is applied
@@ -281,10 +281,15 @@ def available(root: Path | None = None) -> list[str]:
         if base.is_dir() else []
 
 
+def default_app_name() -> str:
+    """The name of the library's resident app, read from its app.toml alone."""
+    return _default_app_name(str(layout.REPO_ROOT))
+
+
 def default_app(root: Path | None = None) -> App:
     """The library's resident app: the one a recipe that names no app drives, found in the
     workspace ``root`` if it has a folder of that name, else in the library."""
-    return load(_default_app_name(str(layout.REPO_ROOT)), root)
+    return load(default_app_name(), root)
 
 
 def resident_apps(root: Path | None = None) -> tuple[App, ...]:

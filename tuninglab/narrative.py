@@ -64,7 +64,7 @@ def introduction(recipe: Recipe, profile: str) -> str:
         lines.append(f"- `{arm.id}`: {kind.describe(arm)}" + (f" ({load})" if load else ""))
     w = recipe.workload
     who = f"{w.users} users" if w.model == "closed" else f"{w.rate:g} arrivals/s"
-    app = "" if w.app == apps.default_app(recipe.repo_root).name else \
+    app = "" if w.app == apps.default_app_name() else \
         f" of the `{w.app}` app (apps/{w.app})"
     lines += ["", f"**Load**: the `{w.mix}` mix{app}, {who}"
               + (f", {w.think_time_ms} ms think time" if w.think_time_ms else ", no think time")

@@ -1147,8 +1147,7 @@ def _workload_problems(workload: dict, folder: Path, metrics: dict,
         app = apps.load(app_name, folder.parent.parent.parent)
     except apps.AppError as error:
         return problems + [Problem("workload.app", str(error))]
-    allowed = ("allowed" if app_name == apps.default_app(folder.parent.parent.parent).name
-               else f"allowed for app {app_name!r}")
+    allowed = "allowed" if app_name == apps.default_app_name() else f"allowed for app {app_name!r}"
     if app.mixes_trouble:
         problems.append(Problem("workload.mix", f"cannot check {workload['mix']!r}: "
                                                 f"{app.mixes_trouble}"))

@@ -89,6 +89,12 @@ def fixture_site(tmp_path_factory):
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, project / name,
                             ignore=shutil.ignore_patterns("target"))
+    # but the archives set-up built: a recipe is read with its app, and a Maven app's archive
+    # is what its webapp names (order-entry's too, since no image carries it)
+    for archive in (REPO / "apps").glob("*/target/*.[we]ar"):
+        copy = project / archive.relative_to(REPO)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(archive, copy)
     shutil.copy2(REPO / "mkdocs.yml", project / "mkdocs.yml")
     # The hook imports the library (tuninglab.site); the copy is the one MkDocs imports,
     # because `python -m mkdocs` runs from the project folder.

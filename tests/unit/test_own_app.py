@@ -52,6 +52,11 @@ def test_an_app_with_a_server_setup_waits_for_it_and_its_setup_is_read_operation
     (lambda f: _replace(f, 'database = "shop"\n', ''), r"seed: needs database"),
     (lambda f: _replace(f, 'database = "shop"', 'database = "shop; DROP"'),
      r"database: 'shop; DROP'; allowed: a PostgreSQL name"),
+    (lambda f: _replace(f, 'database = "shop"', 'database = "shop"\nseed_role = "lab; DROP"'),
+     r"seed_role: 'lab; DROP'; allowed: a role of the lab's database image"),
+    (lambda f: _replace(f, 'database = "shop"', 'database = "shop"\nseed_variables = '
+                                                 '{ scale = true }'),
+     r"seed_variables: a table of psql variables"),
 ])
 def test_a_bad_setup_or_seed_is_refused_with_the_file_and_key(shop, edit, expected):
     edit(shop / "apps" / "shop")
