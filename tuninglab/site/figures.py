@@ -8,10 +8,11 @@ from .. import plot
 from .. import result as results
 from .results_table import forest_rows
 
-__all__ = ["figure_files"]
+__all__ = ["figure_files", "png_bytes"]
 
 
-def _png(figure) -> bytes:
+def png_bytes(figure) -> bytes:
+    """A figure as PNG bytes, closed after (the site's figures and a workspace's report)."""
     import matplotlib.pyplot as plt
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=110, facecolor="white")
@@ -26,8 +27,8 @@ def figure_files(site) -> dict[str, bytes]:
         found = site.newest(entry.id)
         if found is not None:
             _, result = found
-            out[site.figure_path(entry.id)] = _png(plot.result_figure(result))
+            out[site.figure_path(entry.id)] = png_bytes(plot.result_figure(result))
             for source in results.course_sources(result):  # what happened inside the windows
-                out[site.course_figure_path(entry.id, source)] = _png(plot.courses(result, source))
-    out[site.FOREST] = _png(plot.forest(forest_rows(site)))
+                out[site.course_figure_path(entry.id, source)] = png_bytes(plot.courses(result, source))
+    out[site.FOREST] = png_bytes(plot.forest(forest_rows(site)))
     return out

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import plot
-from .figures import _png
+from .figures import png_bytes
 from .repository import Site
 from .result_block import render
 from .results_table import forest_rows
@@ -86,7 +86,7 @@ def _write(workspace: Path, text: str, figures: dict) -> Path:
     try:
         (staging / "figures").mkdir()
         for path, figure in figures.items():
-            (staging / Path(path).relative_to(REPORT_DIR)).write_bytes(_png(figure))
+            (staging / Path(path).relative_to(REPORT_DIR)).write_bytes(png_bytes(figure))
         (staging / "index.md").write_text(text, encoding="utf-8")
         (staging / "index.html").write_text(_html(text, workspace.name), encoding="utf-8")
         old = workspace / ".report-old"
