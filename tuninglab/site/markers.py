@@ -12,6 +12,8 @@ so a page can show them):
 - ``<!-- jvm-flags -->``: what the image's JVM made of the options a source names;
 - ``<!-- profiles -->``: the measurement profiles' defaults, from tuninglab/profiles.toml;
 - ``<!-- warmup-summary -->``: how many node warm-ups of the newest results ended steady;
+- ``<!-- aa-claims -->``: how many full A/A runs of the crossover claimed a difference
+  between identical arms, with the claim rate's exact interval (aa_table.py);
 - ``<!-- recipe-limits -->``: what a recipe may not do, from the lists in tuninglab/safety/;
 - ``<!-- time-phases -->``: where a full run's time goes, over the newest results;
 - ``<!-- catalogue -->``: the sources' experiments this page's chapter holds, each with the
@@ -46,6 +48,7 @@ PAGE_BLOCKS = {
     "jvm-flags": lambda site, page: _module("jvmflags_table").render(site, page),
     "profiles": lambda site, page: _module("schema_doc").render_profiles(page),
     "warmup-summary": lambda site, page: _module("warmups_table").render_summary(site),
+    "aa-claims": lambda site, page: _module("aa_table").render(site, page),
     "recipe-limits": lambda site, page: _module("recipe_limits").render(),
     "time-phases": lambda site, page: _module("time_table").render(site),
     "catalogue": lambda site, page: _module("catalogue").render_page(site, page),

@@ -1,0 +1,97 @@
+"""The A/A runs counted (the ``aa-claims`` marker): how often a full run of a recipe whose arms
+are the same configuration claimed a difference between them, per way of switching, with the
+claim rate's exact 95 % interval beside the 5 % the intervals promise. A sentence on a page
+that says "no more than one claim in twenty" reads its numbers here, so it cannot fall behind
+the stored runs.
+
+Only runs of the crossover count (plan.layout "crossover"): the earlier designs left the two
+nodes' own difference inside the delta, which the pages explain on their own.
+"""
+from __future__ import annotations
+
+from math import comb
+
+from ..numbers import fmt_pct
+from .text import cell
+
+__all__ = ["render", "claims", "rate_interval"]
+
+CLAIMS = ("better", "worse")  # a verdict that says the arms differ
+PROMISED = 0.05  # a 95 % interval's share of false claims between identical arms
+SWITCH_NAMES = {"runtime": "runtime (arms swap every block)",
+                "reload": "reload between periods", "restart": "fresh JVMs every period"}
+
+
+def _is_aa(result: dict) -> bool:
+    plan = result.get("plan") or {}
+    return ((result.get("change") or {}).get("kind") == "none" and result.get("kind") == "ab"
+            and plan.get("layout") == "crossover")
+
+
+def claims(site) -> dict[str, dict]:
+    """Per recipe with identical arms: its switch, the crossover runs and those that claimed."""
+    found = {}
+    for entry in site.entries:
+        runs = [result for _, result in site.runs(entry.id) if _is_aa(result)]
+        if runs:
+            found[entry.id] = {
+                "switch": (runs[-1].get("plan") or {}).get("switch", "runtime"),
+                "runs": len(runs),
+                "claims": sum(result.get("verdict") in CLAIMS for result in runs)}
+    return found
+
+
+def _binomial_tail(k: int, n: int, p: float, upper: bool) -> float:
+    """P(X >= k) if upper else P(X <= k), X ~ Binomial(n, p)."""
+    terms = [comb(n, i) * p ** i * (1.0 - p) ** (n - i) for i in range(n + 1)]
+    return sum(terms[k:]) if upper else sum(terms[:k + 1])
+
+
+def rate_interval(k: int, n: int) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) 95 % interval of a rate seen k times in n, by bisection on
+    the binomial tails (no statistics library needed for a count)."""
+    def solve(f, target):
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if f(mid) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+    low = 0.0 if k == 0 else solve(lambda p: _binomial_tail(k, n, p, upper=True), 0.025)
+    high = 1.0 if k == n else 1.0 - solve(
+        lambda q: _binomial_tail(k, n, 1.0 - q, upper=False), 0.025)
+    return low, high
+
+
+def render(site, page: str = "") -> str:
+    counted = claims(site)
+    if not counted:
+        return '!!! info "No published A/A run of the crossover yet"\n'
+    lines = ["| A/A recipe | How the arms switch | Full runs | Claimed a difference | "
+             "Claim rate (exact 95 % interval) |", "|---|---|--:|--:|---|"]
+    total_runs = total_claims = 0
+    for recipe_id, row in counted.items():
+        low, high = rate_interval(row["claims"], row["runs"])
+        lines.append(f"| `{cell(recipe_id)}` | {SWITCH_NAMES.get(row['switch'], row['switch'])} "
+                     f"| {row['runs']} | {row['claims']} | "
+                     f"{fmt_pct(row['claims'] / row['runs'])} [{fmt_pct(low)}, {fmt_pct(high)}] |")
+        total_runs += row["runs"]
+        total_claims += row["claims"]
+    low, high = rate_interval(total_claims, total_runs)
+    lines.append(f"| **all** | | {total_runs} | {total_claims} | "
+                 f"{fmt_pct(total_claims / total_runs)} [{fmt_pct(low)}, {fmt_pct(high)}] |")
+    if low <= PROMISED <= high:
+        reading = (f"The interval of the rate holds the {fmt_pct(PROMISED)} that 95 % intervals "
+                   f"promise: these runs do not show the intervals claiming too often.")
+    elif high < PROMISED:
+        reading = (f"The whole interval of the rate lies below {fmt_pct(PROMISED)}: the intervals "
+                   f"are, if anything, wider than they need to be.")
+    else:
+        reading = (f"The whole interval of the rate lies above {fmt_pct(PROMISED)}: the intervals "
+                   f"claim too often, and a single run's verdict near its interval's edge is "
+                   f"not to be trusted until the cause is found.")
+    return "\n".join(lines) + (
+        f"\n\nCounted from the stored full runs of the crossover ({total_runs} runs, "
+        f"{total_claims} claiming a difference between identical arms). {reading}\n")
