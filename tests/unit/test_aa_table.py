@@ -7,9 +7,10 @@ import pytest
 from tuninglab.site import aa_table
 
 
-def run(verdict, layout="crossover", switch="runtime", kind="none", result_kind="ab"):
+def run(verdict, layout="crossover", switch="runtime", kind="none", result_kind="ab",
+        valid=True):
     return {"kind": result_kind, "verdict": verdict, "change": {"kind": kind},
-            "plan": {"layout": layout, "switch": switch}}
+            "plan": {"layout": layout, "switch": switch}, "validity": {"valid": valid}}
 
 
 def fake_site(runs: dict[str, list[dict]]):
@@ -29,7 +30,8 @@ def test_only_crossover_runs_of_identical_arms_count():
     site = fake_site({
         "aa": [run("worse", layout="per-node")]  # before the crossover: the nodes' difference
               + [run("no-change")] * 18 + [run("better"), run("worse")],
-        "aa-reload": [run("no-change", switch="reload")] * 6,
+        "aa-reload": [run("no-change", switch="reload")] * 6
+                     + [run("invalid", switch="reload", valid=False)],  # no interval to claim
         "pool": [run("better", kind="datasource")] * 4,  # a real change: not an A/A run
         "curve": [run("no-change", result_kind="sweep")] * 3,
     })

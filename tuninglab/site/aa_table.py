@@ -4,8 +4,8 @@ claim rate's exact 95 % interval beside the 5 % the intervals promise. A sentenc
 that says "no more than one claim in twenty" reads its numbers here, so it cannot fall behind
 the stored runs.
 
-Only runs of the crossover count (plan.layout "crossover"): the earlier designs left the two
-nodes' own difference inside the delta, which the pages explain on their own.
+Only valid runs of the crossover count (plan.layout "crossover"): the earlier designs left the
+two nodes' own difference inside the delta, which the pages explain on their own.
 """
 from __future__ import annotations
 
@@ -23,9 +23,12 @@ SWITCH_NAMES = {"runtime": "runtime (arms swap every block)",
 
 
 def _is_aa(result: dict) -> bool:
+    """A valid run of identical arms in the crossover (an invalid run reads no interval, so it
+    can neither claim nor count towards the runs that could have)."""
     plan = result.get("plan") or {}
     return ((result.get("change") or {}).get("kind") == "none" and result.get("kind") == "ab"
-            and plan.get("layout") == "crossover")
+            and plan.get("layout") == "crossover"
+            and (result.get("validity") or {}).get("valid") is True)
 
 
 def claims(site) -> dict[str, dict]:
