@@ -78,3 +78,15 @@ def test_an_add_and_the_adds_of_its_children_go_as_one_composite():
     assert apply_operations(client, ops) is False
     assert [name for name, _ in client.sent] == ["composite", "add", "write-attribute"]
     assert len(client.sent[0][1]) == 3  # the data source and its two properties
+
+
+def test_a_write_may_change_the_attributes_that_follow_it_and_no_others():
+    """The crossover's check that two nodes differ only where the change writes allows the
+    model's aliases of a written attribute (ejb3's deprecated default-clustered-sfsb-cache
+    follows default-sfsb-cache) and nothing else."""
+    from tuninglab.changes.model import touched_prefixes
+    ops = parse_text("/subsystem=ejb3:write-attribute(name=default-sfsb-cache,value=distributable)\n"
+                     "/subsystem=datasources/data-source=OrderDS:add(jndi-name=x)\n", "change.cli")
+    assert touched_prefixes(ops) == ["/subsystem/ejb3/default-sfsb-cache",
+                                     "/subsystem/ejb3/default-clustered-sfsb-cache",
+                                     "/subsystem/datasources/data-source/OrderDS"]
