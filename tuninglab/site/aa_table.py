@@ -96,5 +96,5 @@ def render(site, page: str = "") -> str:
                    f"claim too often, and a single run's verdict near its interval's edge is "
                    f"not to be trusted until the cause is found.")
     return "\n".join(lines) + (
-        f"\n\nCounted from the stored full runs of the crossover ({total_runs} runs, "
+        f"\n\nCounted from the stored valid full runs of the crossover ({total_runs} runs, "
         f"{total_claims} claiming a difference between identical arms). {reading}\n")
