@@ -156,9 +156,11 @@ def test_stopping_a_notebook_interrupts_a_kernel_that_runs_in_a_session_of_its_o
     from tuninglab import publishing
 
     marker = tmp_path / "interrupted"
+    ready = tmp_path / "ready"
     kernel = textwrap.dedent(f"""
         import pathlib, time
         try:
+            pathlib.Path({str(ready)!r}).write_text("sleeping")
             time.sleep(60)
         except KeyboardInterrupt:
             pathlib.Path({str(marker)!r}).write_text("cleaned up")
@@ -170,9 +172,10 @@ def test_stopping_a_notebook_interrupts_a_kernel_that_runs_in_a_session_of_its_o
     """)
     process = subprocess.Popen([sys.executable, "-c", parent])
     deadline = time.monotonic() + 20
-    while not publishing._descendants(process.pid) and time.monotonic() < deadline:
+    # Wait until the kernel is inside its try (a fixed second was too short for a Python start
+    # on a machine busy with the notebook suite: the interrupt came first, and no clean-up ran).
+    while not ready.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(1.0)  # the kernel has entered its sleep
     [kernel_pid] = publishing._descendants(process.pid)
     publishing.stop_tree(process, grace_s=10)
     assert marker.read_text() == "cleaned up"
