@@ -222,6 +222,28 @@ def t_quantile(confidence: float, df: float) -> float:
     return t_ppf((1.0 + confidence) / 2.0, df)
 
 
+def binomial_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a rate seen ``k`` times in ``n``: the rates whose
+    binomial tails leave the count inside, each bound a beta quantile found by bisection."""
+    if not 0 <= k <= n or n < 1:
+        raise ValueError(f"a count of 0 to n in n >= 1 trials is required, got {k} of {n}")
+    alpha = (1.0 - confidence) / 2.0
+
+    def rate_where(cdf, target: float) -> float:  # cdf rises with the rate
+        low, high = 0.0, 1.0
+        for _ in range(60):
+            mid = (low + high) / 2.0
+            if cdf(mid) < target:
+                low = mid
+            else:
+                high = mid
+        return (low + high) / 2.0
+    # P(X >= k) = I_p(k, n - k + 1); P(X <= k) = 1 - I_p(k + 1, n - k)
+    low = 0.0 if k == 0 else rate_where(lambda p: _incomplete_beta(k, n - k + 1, p), alpha)
+    high = 1.0 if k == n else rate_where(lambda p: _incomplete_beta(k + 1, n - k, p), 1.0 - alpha)
+    return low, high
+
+
 def _incomplete_beta(a: float, b: float, x: float) -> float:
     """The regularized incomplete beta function I_x(a, b)."""
     if x <= 0.0:

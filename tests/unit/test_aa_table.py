@@ -5,6 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from tuninglab.site import aa_table
+from tuninglab.stats import binomial_interval
 
 
 def run(verdict, layout="crossover", switch="runtime", kind="none", result_kind="ab",
@@ -23,7 +24,7 @@ def fake_site(runs: dict[str, list[dict]]):
     (5, 5, 0.47818, 1.0)])
 def test_the_claim_rate_interval_is_the_exact_binomial_one(k, n, low, high):
     # Clopper-Pearson bounds (beta quantiles) of the textbook tables
-    assert aa_table.rate_interval(k, n) == pytest.approx((low, high), abs=1e-4)
+    assert binomial_interval(k, n) == pytest.approx((low, high), abs=1e-4)
 
 
 def test_only_crossover_runs_of_identical_arms_count():

@@ -9,12 +9,11 @@ two nodes' own difference inside the delta, which the pages explain on their own
 """
 from __future__ import annotations
 
-from math import comb
-
 from ..numbers import fmt_pct
+from ..stats import binomial_interval
 from .text import cell
 
-__all__ = ["render", "claims", "rate_interval"]
+__all__ = ["render", "claims"]
 
 CLAIMS = ("better", "worse")  # a verdict that says the arms differ
 PROMISED = 0.05  # a 95 % interval's share of false claims between identical arms
@@ -44,31 +43,13 @@ def claims(site) -> dict[str, dict]:
     return found
 
 
-def _binomial_tail(k: int, n: int, p: float, upper: bool) -> float:
-    """P(X >= k) if upper else P(X <= k), X ~ Binomial(n, p)."""
-    terms = [comb(n, i) * p ** i * (1.0 - p) ** (n - i) for i in range(n + 1)]
-    return sum(terms[k:]) if upper else sum(terms[:k + 1])
+def _rate(claims: int, runs: int) -> str:
+    """A claim rate and its exact 95 % interval, as a table cell."""
+    low, high = binomial_interval(claims, runs)
+    return f"{fmt_pct(claims / runs)} [{fmt_pct(low)}, {fmt_pct(high)}]"
 
 
-def rate_interval(k: int, n: int) -> tuple[float, float]:
-    """The exact (Clopper-Pearson) 95 % interval of a rate seen k times in n, by bisection on
-    the binomial tails (no statistics library needed for a count)."""
-    def solve(f, target):
-        lo, hi = 0.0, 1.0
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if f(mid) < target:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
-    low = 0.0 if k == 0 else solve(lambda p: _binomial_tail(k, n, p, upper=True), 0.025)
-    high = 1.0 if k == n else 1.0 - solve(
-        lambda q: _binomial_tail(k, n, 1.0 - q, upper=False), 0.025)
-    return low, high
-
-
-def render(site, page: str = "") -> str:
+def render(site) -> str:
     counted = claims(site)
     if not counted:
         return '!!! info "No published A/A run of the crossover yet"\n'
@@ -76,15 +57,13 @@ def render(site, page: str = "") -> str:
              "Claim rate (exact 95 % interval) |", "|---|---|--:|--:|---|"]
     total_runs = total_claims = 0
     for recipe_id, row in counted.items():
-        low, high = rate_interval(row["claims"], row["runs"])
         lines.append(f"| `{cell(recipe_id)}` | {SWITCH_NAMES.get(row['switch'], row['switch'])} "
-                     f"| {row['runs']} | {row['claims']} | "
-                     f"{fmt_pct(row['claims'] / row['runs'])} [{fmt_pct(low)}, {fmt_pct(high)}] |")
+                     f"| {row['runs']} | {row['claims']} | {_rate(row['claims'], row['runs'])} |")
         total_runs += row["runs"]
         total_claims += row["claims"]
-    low, high = rate_interval(total_claims, total_runs)
     lines.append(f"| **all** | | {total_runs} | {total_claims} | "
-                 f"{fmt_pct(total_claims / total_runs)} [{fmt_pct(low)}, {fmt_pct(high)}] |")
+                 f"{_rate(total_claims, total_runs)} |")
+    low, high = binomial_interval(total_claims, total_runs)
     if low <= PROMISED <= high:
         reading = (f"The interval of the rate holds the {fmt_pct(PROMISED)} that 95 % intervals "
                    f"promise: these runs do not show the intervals claiming too often.")

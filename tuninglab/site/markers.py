@@ -48,7 +48,7 @@ PAGE_BLOCKS = {
     "jvm-flags": lambda site, page: _module("jvmflags_table").render(site, page),
     "profiles": lambda site, page: _module("schema_doc").render_profiles(page),
     "warmup-summary": lambda site, page: _module("warmups_table").render_summary(site),
-    "aa-claims": lambda site, page: _module("aa_table").render(site, page),
+    "aa-claims": lambda site, page: _module("aa_table").render(site),
     "recipe-limits": lambda site, page: _module("recipe_limits").render(),
     "time-phases": lambda site, page: _module("time_table").render(site),
     "catalogue": lambda site, page: _module("catalogue").render_page(site, page),
