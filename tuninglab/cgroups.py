@@ -81,9 +81,10 @@ class CgroupV2Meter(ContainerMeter):
                 "memory_peak_bytes": _int(self.folder / "memory.peak")}
 
 
-def engine_is_local() -> bool:
-    """The engine runs on this machine (its cgroups and /proc/stat are ours to read)."""
-    host = os.environ.get("DOCKER_HOST", "")
+def engine_is_local(url: str | None = None) -> bool:
+    """The engine at ``url`` (default: DOCKER_HOST's) runs on this machine (its cgroups and
+    /proc/stat are ours to read)."""
+    host = url if url is not None else os.environ.get("DOCKER_HOST", "")
     if not host or host.startswith("unix://"):
         return True
     return urlparse(host).hostname in ("localhost", "127.0.0.1", "::1")

@@ -27,6 +27,10 @@ HOST_LABEL = "tuninglab.host"
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
 
 
+class EnginesLost(RuntimeError):
+    """Some engines of a spread stack did not answer when its containers were removed."""
+
+
 class Interrupted(KeyboardInterrupt):
     """A termination signal arrived; raised so that clean-up code runs."""
 
@@ -89,8 +93,10 @@ def _remove(obj, **options) -> None:
 class RunScope:
     """The identity of one run and the guarantee that its docker objects go away with it."""
 
-    def __init__(self, client: docker.DockerClient):
+    def __init__(self, client: docker.DockerClient, others: list[docker.DockerClient] = ()):
         self.client = client
+        # the engines of a stack spread over hosts (placement/): its objects are there too
+        self.others = list(others)
         self.run_id = uuid.uuid4().hex[:12]
         self._previous_handlers: dict[int, object] = {}
         self._adopted: dict[str, list[str]] = {"containers": [], "networks": []}
@@ -123,16 +129,36 @@ class RunScope:
             self._restore_signal_handlers()
 
     def remove_all(self) -> None:
-        """Remove every container, then every network, of this run (idempotent)."""
+        """Remove every container, then every network, of this run (idempotent), on every
+        engine; an engine that does not answer (a host lost) is named, the others cleaned."""
         selector = {"label": f"{RUN_LABEL}={self.run_id}"}
         containers = self.client.containers.list(all=True, filters=selector)
-        networks = self.client.networks.list(filters=selector)
         containers += _existing(self.client.containers, self._adopted["containers"])
-        networks += _existing(self.client.networks, self._adopted["networks"])
+        lost = []
+        for other in self.others:
+            try:
+                for container in other.containers.list(all=True, filters=selector):
+                    _remove(container, force=True, v=True)
+            except (docker.errors.APIError, docker.errors.DockerException, OSError) as exc:
+                lost.append(f"{other.api.base_url}: {exc}")
         for container in containers:
             _remove(container, force=True, v=True)
+        # after every container: an overlay network is removed where it was made
+        networks = self.client.networks.list(filters=selector)
+        networks += _existing(self.client.networks, self._adopted["networks"])
+        for other in self.others:
+            try:
+                networks += other.networks.list(filters=selector)
+            except (docker.errors.APIError, docker.errors.DockerException, OSError):
+                pass  # named above
         for network in networks:
-            _remove(network)
+            try:
+                _remove(network)
+            except docker.errors.APIError:
+                pass  # an overlay seen from a worker: removed through its manager
+        if lost:
+            raise EnginesLost("engine(s) not reached to remove this run's containers: "
+                              + "; ".join(lost))
 
     def _install_signal_handlers(self) -> None:
         def interrupt(signum, _frame):

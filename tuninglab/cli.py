@@ -16,7 +16,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from . import api, layout, report
+from . import api, layout, placement, report
 from .errors import EXIT_CODES, classify
 from .recipe import RecipeError, profile_defaults
 from .store import ResultError
@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
               "tuninglab init DIR", file=sys.stderr)
         return EXIT_CODES["input"]
     try:
+        if getattr(args, "placement", None) is not None:  # for the run and its notebooks
+            os.environ[placement.ENV] = str(args.placement.resolve())
+            placement.current()  # a placement that cannot be used fails before anything starts
         return args.handler(args)
     except BaseException as exc:  # noqa: BLE001 - every failure ends in a message and a code
         if isinstance(exc, SystemExit):
@@ -46,6 +49,13 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         print(f"tuninglab: {failure.message}", file=sys.stderr)
         return failure.exit_code
+
+
+def _placement_option(command) -> None:
+    command.add_argument("--placement", type=Path, default=None, metavar="FILE",
+                         help="put each role on a host of a Docker Swarm by the constraints of "
+                              "this file (placements/; default: $TUNINGLAB_PLACEMENT, else "
+                              "every role on the one engine)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("id")
     c.add_argument("--profile", default="quick", help="quick (CI) or full (publishing)")
     c.add_argument("--no-save", action="store_true", help="do not store the result")
+    _placement_option(c)
     c.add_argument("--allow-dirty", action="store_true",
                    help="run the full profile from a tree with uncommitted changes (the site "
                         "will not show the result)")
@@ -93,8 +104,10 @@ def _parser() -> argparse.ArgumentParser:
     c.set_defaults(handler=_flags)
 
     c = sub.add_parser("cluster", help="form a cluster of nodes behind the balancer on the "
-                                       "engine (local, or DOCKER_HOST), verify it, remove it "
-                                       "and store what it took")
+                                       "engine (local, or DOCKER_HOST) or a swarm's hosts "
+                                       "(--placement), verify it, remove it and store what it "
+                                       "took")
+    _placement_option(c)
     c.add_argument("--nodes", type=int, default=3)
     c.add_argument("--cpus", type=float, nargs="+", default=None,
                    help="CPU quota of every node (one number) or of each (one per node); "
@@ -201,6 +214,9 @@ def _cluster(args) -> int:
     print(f"balancer policy {report['policy']}; requests by node through it: "
           f"{report['requests_by_node']}")
     print(f"ready in {report['ready_s']:.1f} s after the stack's {report['stack_started_s']:.1f} s")
+    hosts = record["provenance"]["placement"]
+    if hosts.get("roles"):
+        print("placed: " + ", ".join(f"{role} on {host}" for role, host in hosts["roles"].items()))
     if not args.no_save:
         print(f"stored {cluster.store(record)}")
     return 0

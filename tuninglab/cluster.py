@@ -273,6 +273,7 @@ def probe(spec: ClusterSpec, progress=print, base: NodeConfig = NodeConfig(),
         verify(stack, spec, report)
         engine = stack.client.info()
         images_used = dict(stack.image_ids)
+        hosts = stack.hosts()
     return {"probe": PROBE_NAME, "spec": {"nodes": spec.nodes, "cpus": list(spec.cpus),
                                         "policy": spec.policy, "cpuset": spec.cpuset,
                                         "profile": profile, "jit": base.jit},
@@ -283,6 +284,7 @@ def probe(spec: ClusterSpec, progress=print, base: NodeConfig = NodeConfig(),
                                       "name": engine.get("Name"),
                                       "server_version": engine.get("ServerVersion"),
                                       "cpus": engine.get("NCPU")},
+                           "placement": hosts,
                            "images": images_used}}
 
 

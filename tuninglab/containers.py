@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from testcontainers.core.container import DockerContainer
+from testcontainers.core.docker_client import DockerClient as TestcontainersDockerClient
 from testcontainers.core.network import Network
 from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
@@ -67,6 +68,19 @@ class LabContainer(DockerContainer):
     def on(self, network: Network, alias: str) -> "LabContainer":
         return self.with_network(network).with_network_aliases(alias).with_name(
             f"tl-{network.name[:8]}-{alias}")
+
+    def on_engine(self, engine) -> "LabContainer":
+        """Start on this engine (placement.Engine) instead of the environment's, and publish
+        the library's ports on the address this machine reaches that host at."""
+        self.engine = engine
+        if engine.url:
+            # Testcontainers takes its client's arguments only in the constructor; the
+            # containers here are built before the stack knows where they go.
+            self._docker = TestcontainersDockerClient(**engine.client_kw())
+        for port, (ip, host_port) in list(self.ports.items()):
+            if ip == "127.0.0.1":
+                self.ports[port] = (engine.address, host_port)
+        return self
 
     def _configure(self) -> None:
         self.with_kwargs(**self._create_options)

@@ -45,9 +45,11 @@ def classify(exc: BaseException) -> Failure:
     from .apps import AppError
     from .changes.checks import ChangeNotEffective
     from .cluster import ClusterError, ClusterInputError
+    from .cleanup import EnginesLost
     from .containers import StartupError
     from .images import ImageMissingError
     from .load import SmokeTestFailed
+    from .placement import PlacementError
     from .recipe import RecipeError
     from .porting import PortError
     from .scaffold import InitError
@@ -58,8 +60,11 @@ def classify(exc: BaseException) -> Failure:
         return Failure("interrupted", f"interrupted ({str(exc) or 'Ctrl-C'}); the run's containers "
                                       f"were removed and no result was stored")
     if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError, AppError,
-                        InitError, PortError)):
+                        InitError, PortError, PlacementError)):
         return Failure("input", str(exc))
+    if isinstance(exc, EnginesLost):
+        return Failure("environment", f"{exc}; nothing was stored; remove what is left there "
+                                      f"with tuninglab clean once the host is back")
     if isinstance(exc, ResultExistsError):
         return Failure("environment", str(exc))
     if isinstance(exc, (ChangeNotEffective, WarmUpFailed, SmokeTestFailed, StartupError,

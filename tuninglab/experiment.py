@@ -790,7 +790,7 @@ def _static_provenance(stack: Stack, plan: Plan, code: dict) -> dict:
             "placement": {"db": stack.config.db_cpuset, "loadgen": stack.config.loadgen_cpuset,
                           "databases": {name: stack.limits_of(name)["cpus"]
                                         for name in stack.databases},
-                          "engine_local": stack.local_engine},
+                          "engine_local": stack.local_engine, "hosts": stack.hosts()},
             "stack_inputs": staleness.stack_inputs_hash(),
             "stack_ready_s": stack.started_in_s, "stack_origin": stack.origin(), **code}
 

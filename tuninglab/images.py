@@ -1,6 +1,7 @@
 """The container images the stack is made of, all built locally by `scripts/setup.sh`."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import docker
@@ -72,3 +73,21 @@ def require_images(client: docker.DockerClient, names=ALL.values()) -> dict[str,
         raise ImageMissingError(
             f"image(s) not found: {', '.join(missing)}; build them with: bash scripts/setup.sh")
     return ids
+
+
+def ensure_on(source: docker.DockerClient, engine, name: str, progress=print) -> None:
+    """The image ``name`` on another engine (placement.Engine) as it is on ``source`` (the
+    engine set-up builds on): found there with the same id, or copied (docker save | load),
+    since no registry is reachable to pull it from."""
+    wanted = require_images(source, [name])[name]
+    target = engine.client()
+    try:
+        if target.images.get(name).id == wanted:
+            return
+    except docker.errors.ImageNotFound:
+        pass
+    began = time.monotonic()
+    target.images.load(source.images.get(name).save(named=True))
+    if target.images.get(name).id != wanted:
+        raise ImageMissingError(f"{name} copied to {engine.host} arrived as another image")
+    progress(f"stack: copied {name} to {engine.host} in {time.monotonic() - began:.1f} s")

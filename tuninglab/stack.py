@@ -30,6 +30,7 @@ import docker
 from testcontainers.core.network import Network
 
 from . import apps, cgroups, cleanup, disk_limits, images, interference, seeding, stackpool
+from . import placement as placements
 from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
                          WildFlyNode, read_image_file)
 from .drivers import driver_for
@@ -138,8 +139,13 @@ class Stack:
                  nodes: dict[str, "NodeConfig"] | None = None, reuse: bool = False,
                  pool_extra: dict | None = None, reuse_runs: int = 0, reuse_alone: bool = False,
                  reuse_parked: int = 0, run_label: str = "", workspace: Path | None = None,
-                 app: apps.App | None = None):
+                 app: apps.App | None = None, placement=None):
         self.config = config
+        # Which engine each role starts on (placement/): one engine, or a swarm's hosts. A
+        # stack spread over hosts is not parked for reuse (its kind would name the hosts).
+        self.placement = placement or placements.current()
+        self.spread = self.placement.kind != "local"
+        reuse = reuse and not self.spread
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
@@ -179,7 +185,9 @@ class Stack:
         self.image_ids: dict[str, str] = {}
         self.db_image = images.DB  # or the app under test's seed baked in (seeding.py)
         self.started_in_s: float | None = None
-        self.local_engine = cgroups.engine_is_local()
+        # every engine runs on this machine: its cgroups and /proc/stat are ours to read
+        self.local_engine = all(self.placement.reads_cgroups(e) for e in self.placement.engines())
+        self._images_on: set[tuple[str, str]] = set()  # (host, image) copied or found there
         self._engine_cpus: int | None = None
         self._data_disk: str | None = None
         self._disk_limited: set[str] = set()  # nodes whose disk writes this stack has limited
@@ -208,10 +216,11 @@ class Stack:
                        | ({self.loadgen_image} - {images.LOADGEN}))
         if other:
             self.image_ids.update(images.require_images(self.client, other))
-        swept = cleanup.sweep_dead_runs(self.client, spare=stackpool.spared_ids())
+        swept = [removed for client in [self.client, *self.placement.clients()]
+                 for removed in cleanup.sweep_dead_runs(client, spare=stackpool.spared_ids())]
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
-        self.scope = cleanup.RunScope(self.client).__enter__()
+        self.scope = cleanup.RunScope(self.client, self.placement.clients()).__enter__()
         self.db_image = seeding.image_for(self.client, list(self.deployed_apps()),
                                           self.scope.labels("seed"), self.progress)
         if self.db_image != images.DB:  # another database image: another kind of stack
@@ -237,15 +246,17 @@ class Stack:
                           f"configuration"
                           f"{fresh})")
             return
-        self.network = Network(docker_network_kw={"labels": self.scope.labels("network")})
+        self.network = self.placement.network(self.scope.labels("network"))
         self.network.create()
         nodes = self.initial_nodes
         self.progress(f"stack: starting {', '.join(self.config.databases)} (cpuset "
                       f"{self.config.db_cpuset}), load generator and "
-                      f"{len(nodes)} app-server node(s) on network {self.network.name[:8]}")
-        self.loadgen = (LoadGenerator(self.loadgen_image).on(self.network, "loadgen")
-                        .with_cpuset(self.config.loadgen_cpuset)
-                        .with_labels(self.scope.labels("loadgen")))
+                      f"{len(nodes)} app-server node(s) on network {self.network.name[:8]}"
+                      f"{self._hosts_text()}")
+        self.loadgen = self._place(LoadGenerator(self.loadgen_image).on(self.network, "loadgen")
+                                   .with_cpuset(self.config.loadgen_cpuset)
+                                   .with_labels(self.scope.labels("loadgen")),
+                                   "loadgen", "loadgen")
         self._start_together([*self._new_databases(), self.loadgen], nodes)
         if self.reuse:
             self.save_pristine()
@@ -408,9 +419,11 @@ class Stack:
     def _new_databases(self) -> list[PostgresNode]:
         config = self.config
         self.databases = {
-            name: (PostgresNode(self.db_image).on(self.network, name).with_cpuset(config.db_cpuset)
-                   .with_cpu_quota(config.db_cpus, CPU_PERIOD_US).with_memory(config.db_memory)
-                   .with_labels(self.scope.labels(name)))
+            name: self._place(PostgresNode(self.db_image).on(self.network, name)
+                              .with_cpuset(config.db_cpuset)
+                              .with_cpu_quota(config.db_cpus, CPU_PERIOD_US)
+                              .with_memory(config.db_memory)
+                              .with_labels(self.scope.labels(name)), name, "database")
             for name in config.databases}
         self._meters = {k: m for k, m in self._meters.items() if k not in self.databases}
         return list(self.databases.values())
@@ -453,6 +466,7 @@ class Stack:
         self.image_ids.update(images.require_images(self.client, [balancer.image]))
         balancer.on(self.network, name).with_cpuset(self.config.loadgen_cpuset)
         balancer.with_labels(self.scope.labels(f"balancer:{name}"))
+        self._place(balancer, name, "balancer")
         self.balancers[name] = balancer
         balancer.start()
         return time.monotonic() - began
@@ -531,13 +545,15 @@ class Stack:
         """CPU and memory meter of a node or a database (by name), or of "loadgen"."""
         if role not in self._meters:
             container = self._container(role).get_wrapped_container()
-            self._meters[role] = cgroups.meter_for(container, self.local_engine)
+            engine = getattr(self._container(role), "engine", None)
+            local = self.placement.reads_cgroups(engine) if engine else self.local_engine
+            self._meters[role] = cgroups.meter_for(container, local)
         return self._meters[role]
 
     def widen(self, name: str) -> None:
         """Let a node use every CPU of the engine, without quota (boot and compile phase)."""
         self.nodes[name].get_wrapped_container().update(
-            cpuset_cpus=self.engine_cpuset(), cpu_period=CPU_PERIOD_US, cpu_quota=-1)
+            cpuset_cpus=self.engine_cpuset(name), cpu_period=CPU_PERIOD_US, cpu_quota=-1)
 
     def restore(self, name: str) -> None:
         """Put a node back under its own limits."""
@@ -579,9 +595,10 @@ class Stack:
 
     def data_disk(self) -> str:
         """``major:minor`` of the disk behind the engine's containers (disk_limits.py)."""
-        if not self.local_engine:
-            raise RuntimeError("a limit on a node's disk writes is set in its cgroup, which only a "
-                               "local engine has (DOCKER_HOST names another machine)")
+        if not self.local_engine or self.spread:
+            raise RuntimeError("a limit on a node's disk writes is set in its cgroup, which only "
+                               "one local engine has (DOCKER_HOST names another machine, or a "
+                               "placement spreads the stack over hosts)")
         if self._data_disk is None:
             root = self.client.info().get("DockerRootDir", "")
             try:
@@ -597,11 +614,16 @@ class Stack:
         container.reload()
         return container.attrs["NetworkSettings"]["Networks"][self.network.name]["IPAddress"]
 
-    def engine_cpuset(self) -> str:
-        count = self.engine_cpus()
+    def engine_cpuset(self, node: str = "") -> str:
+        """Every CPU of the engine a node runs on (by default: of the stack's engine)."""
+        count = self.engine_cpus(node)
         return f"0-{count - 1}" if count > 1 else "0"
 
-    def engine_cpus(self) -> int:
+    def engine_cpus(self, node: str = "") -> int:
+        if node and self.spread:  # the node's host's own count (each host may have its own)
+            engine = self.placement.engine_for(node, "node")
+            if engine.cpus:
+                return engine.cpus
         if self._engine_cpus is None:  # read once: the warm-up asks after every window
             self._engine_cpus = self.client.info().get("NCPU") or os.cpu_count() or 1
         return self._engine_cpus
@@ -613,6 +635,27 @@ class Stack:
             return float(self.engine_cpus())
         config = self.node_configs[name]
         return config.cpus or len(interference.cpuset_cpus(config.cpuset))
+
+    # -- placement ----------------------------------------------------------------------------
+    def _place(self, container, role: str, kind: str):
+        """Put a container on the engine its role (of a kind: placement.ROLE_KINDS) goes to,
+        with its image there (a spread stack copies an image a host lacks from the engine
+        set-up built it on)."""
+        if not self.spread:
+            return container
+        engine = self.placement.engine_for(role, kind)
+        key = (engine.host, container.image)
+        if key not in self._images_on:
+            images.ensure_on(self.client, engine, container.image, self.progress)
+            self._images_on.add(key)
+        return container.on_engine(engine)
+
+    def _hosts_text(self) -> str:
+        return "" if not self.spread else f" ({self.placement.kind} placement)"
+
+    def hosts(self) -> dict:
+        """Where the stack runs, for the result's provenance (placement.describe)."""
+        return self.placement.describe()
 
     # -- construction -------------------------------------------------------------------------
     def _container(self, role: str):
@@ -628,10 +671,11 @@ class Stack:
         # ``booting`` nodes boot at once on the engine's CPUs: a node among more nodes than
         # CPUs gets a share of a core and the time to match (four cluster nodes on two cores
         # missed 120 s on a busy host, 2026-11-26).
-        shares = math.ceil(booting / self.engine_cpus())
+        shares = math.ceil(booting / self.engine_cpus(name))
         node = WildFlyNode(config.image,
                            boot_timeout_s=WildFlyNode.BOOT_TIMEOUT_S * max(1, shares))
         node.on(self.network, name)
+        self._place(node, name, "node")
         node.with_network_aliases(name, *config.network_aliases)
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
         # applied with restore(). Memory is capped from the start.
@@ -647,7 +691,7 @@ class Stack:
             node.with_boot_files(app.node_files())
         return (node.with_jvm_options(config.jvm_command_line())
                 .with_server_config(config.server_config)
-                .with_cpuset(self.engine_cpuset()).with_cpu_period(CPU_PERIOD_US)
+                .with_cpuset(self.engine_cpuset(name)).with_cpu_period(CPU_PERIOD_US)
                 .with_memory(config.memory)
                 .with_labels(self.scope.labels(f"app:{name}")))
 
