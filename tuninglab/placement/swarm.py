@@ -134,7 +134,7 @@ class SwarmPlacement:
                 ready=status.get("State") == "ready" and spec.get("Availability") == "active",
                 address=address,
                 cpus=int(attrs["Description"]["Resources"]["NanoCPUs"] // 1_000_000_000)))
-        return hosts
+        return sorted(hosts, key=lambda h: h.hostname)  # the spread's order, run after run
 
     def _candidates(self, rule: str) -> list[SwarmHost]:
         found = matching(self.rules[rule], self.hosts)
