@@ -32,8 +32,8 @@ from typing import Callable
 import docker
 
 from . import (apps, calibration, changes, courses, database_stats, design, images, layout,
-               load, preflight, profiling, provenance, quiet, result, stackpool, staleness,
-               stats, store, telemetry, topology, warmup)
+               load, network, preflight, profiling, provenance, quiet, result, stackpool,
+               staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values
 from .analysis.trials import UNITS, still_compiling
@@ -56,7 +56,8 @@ TRIAL_OVERHEAD_S = 1.5  # checks, k6 start-up and telemetry per trial, for time 
 def stack_config(recipe: Recipe) -> StackConfig:
     s = recipe.stack
     return StackConfig(db_cpuset=s.db_cpuset, loadgen_cpuset=s.loadgen_cpuset, db_memory=s.db_memory,
-                       databases=s.databases, db_cpus=s.db_cpus)
+                       databases=s.databases, db_cpus=s.db_cpus,
+                       **changes.kind_for(recipe).stack_needs())
 
 
 def node_config(recipe: Recipe, share: int = 1, jit: str = TIERED) -> NodeConfig:
@@ -144,7 +145,10 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
         verified = run.configure(first)
         phases.end("configure")
         static = {**_static_provenance(stack, plan, code),  # while every node runs
-                  **servers.provenance()}
+                  **servers.provenance(),
+                  # the tiers' round trips and rate, before any load (network.py)
+                  "network": network.measure(stack, plan.nodes[0], say)}
+        phases.end("network")
         if prof.calibrate:  # before any warm-up, while the nodes idle
             say("calibration: timing a fixed CPU loop in the load generator")
             static["calibration"] = calibration.measure(stack.loadgen)

@@ -42,7 +42,7 @@ def _cpu_model() -> str:
 # the result irreproducible from its commit. Notebooks and results are outputs (publishing
 # writes them while it runs), and pages do not change what is measured.
 MEASURED_INPUTS = ("tuninglab", "recipes", "workloads", "apps", "server-modules", "images",
-                   "snippets", "scripts", "pyproject.toml", "requirements.txt")
+                   "snippets", "scripts", "tools", "pyproject.toml", "requirements.txt")
 
 
 def git() -> dict:

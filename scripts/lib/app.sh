@@ -1,6 +1,7 @@
 # Step 4: what Maven builds: the apps whose app.toml says artifact = "maven" (their webapp
 # under target/; the lab's own orderentry among them), and the server modules a recipe may
-# install on its nodes (server-modules/*, one jar each).
+# install on its nodes (server-modules/*, one jar each); and what Go builds: the lab's own
+# tools (tools/*, one static binary each, copied into containers at run time).
 
 # maven_source_hash DIR: the hash of a Maven project's inputs (pom.xml and src/).
 maven_source_hash() {
@@ -51,4 +52,30 @@ step_app() {
     [[ -f "$module/pom.xml" ]] || continue
     maven_build "${module%/}" "$(basename "$module").jar"
   done
+  for tool in "$ROOT"/tools/*/; do
+    [[ -f "$tool/go.mod" ]] && go_tool_build "${tool%/}"
+  done
+}
+
+# go_tool_build DIR: go build of the lab's own Go tool in DIR (tools/<name>: one static binary,
+# standard library only) into DIR/target/<name>, unless it is up to date.
+go_tool_build() {
+  local dir="$1" name rel want stamp log
+  name="$(basename "$dir")"
+  rel="${dir#"$ROOT"/}"
+  stamp="$dir/target/.tuninglab-build-hash"
+  log="$TL_LOGS/$name.log"
+  want="$(hash_files "$dir"/go.mod "$dir"/*.go | sha256sum | cut -d' ' -f1)"
+  if [[ -x "$dir/target/$name" && "$(cat "$stamp" 2>/dev/null)" == "$want" ]]; then
+    say "build $rel/target/$name ... up to date"
+    return
+  fi
+  if checking; then outdated "build $rel/target/$name" "sources changed or binary missing"; return; fi
+  have go || die "Go is needed to build $rel" "install Go (go.dev/dl), as for k6"
+  say "build $rel ... go build (log: ${log#"$ROOT"/})"
+  mkdir -p "$dir/target"
+  ( cd "$dir" && run_logged "$log" "go build in $rel" \
+      env CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "target/$name" . )
+  echo "$want" >"$stamp"
+  say "build $rel ... built"
 }

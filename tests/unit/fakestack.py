@@ -14,10 +14,11 @@ written without a redeployment or a reload is caught as it would be on a real no
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from types import SimpleNamespace
 
-from tuninglab import images, management
+from tuninglab import images, management, network
 from tuninglab.stack import Stack
 
 GC = tuple(management.PLATFORM_GC)
@@ -156,6 +157,9 @@ class FakeDockerContainer:
     def reload(self):
         return None
 
+    def exec_run(self, command, detach=False, **_):
+        return SimpleNamespace(exit_code=0, output=b"")
+
 
 class FakeContainer:
     """A container of the stack: its image, its Docker view, its logs (empty)."""
@@ -177,6 +181,8 @@ class FakeContainer:
         return None
 
     def run(self, command, user: str = "", env=None) -> str:
+        if command and command[0] == network.TOOL:  # a network reading: a fake stack has none
+            return json.dumps({"median_us": 0.0, "p90_us": 0.0, "mbit_s": 0.0, "bytes": 0})
         return ""
 
     def run_on_jvm(self, per_process: str) -> str:
@@ -262,6 +268,9 @@ class FakeStack(Stack):
 
     def save_pristine(self, names=None) -> None:
         return None
+
+    def address_of(self, name: str) -> str:
+        return f"{name}.fake"
 
 
 def _bytes(memory: str | None) -> int | None:

@@ -1,0 +1,3 @@
+module tuninglab/tl-net
+
+go 1.22
