@@ -83,10 +83,11 @@ CHANGE_KEYS = {
     "jdk": ("jdk",),
     "node-image": ("node_image",),
     "jvm-agent": ("agent", "agent_options"),
+    "network-delay": ("delay_ms", "delayed"),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (), "jvm-agent": ("agent",),
-                   "database-split": ("deployment",)}
+                   "database-split": ("deployment",), "network-delay": ("delay_ms",)}
 # Change kinds whose arms choose which of the app's deployments they drive.
 DEPLOYMENT_KINDS = ("deployment", "database-split")
 # Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
@@ -218,6 +219,8 @@ class Change:
     node_image: str | None = None  # kind node-image: the variant's image (images.NODE_IMAGES)
     agent: str | None = None  # kind jvm-agent: the agent the variant loads (images.JVM_AGENTS)
     agent_options: str | None = None  # kind jvm-agent: its options, after -agentpath:<lib>=
+    delay_ms: float | str | None = None  # kind network-delay: the added round trip (or {value})
+    delayed: str | None = None  # kind network-delay: the database behind it (default: the first)
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
@@ -1343,6 +1346,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         node_image=change.get("node_image"),
         agent=change.get("agent"),
         agent_options=change.get("agent_options"),
+        delay_ms=change.get("delay_ms"),
+        delayed=change.get("delayed"),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
         network={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}

@@ -29,10 +29,11 @@ from typing import Callable
 import docker
 from testcontainers.core.network import Network
 
-from . import apps, cgroups, cleanup, disk_limits, images, interference, seeding, stackpool
+from . import (apps, cgroups, cleanup, disk_limits, images, interference, network, seeding,
+               stackpool)
 from . import placement as placements
-from .containers import (DERIVED_CONFIGS, Balancer, LoadGenerator, PostgresNode, StartupError,
-                         WildFlyNode, read_image_file)
+from .containers import (DERIVED_CONFIGS, Balancer, DelayProxy, LoadGenerator, PostgresNode,
+                         StartupError, WildFlyNode, read_image_file)
 from .drivers import driver_for
 from .management import (ManagementClient, ManagementError, apply_operations,
                          clear_system_properties, deploy_archive)
@@ -116,6 +117,9 @@ class StackConfig:
     # Each starts from the same image, so each holds the whole data set.
     databases: tuple[str, ...] = ("db",)
     db_cpus: float | None = None  # each database's CPU quota on its cpuset (None: none)
+    # Databases the nodes reach through a proxy that adds a round-trip delay (network.py;
+    # changes/network_delay.py sets it per arm): the proxy takes the database's name.
+    delayed: tuple[str, ...] = ()
 
     @property
     def shared_cpus(self) -> set[int]:
@@ -145,7 +149,8 @@ class Stack:
         # stack spread over hosts is not parked for reuse (its kind would name the hosts).
         self.placement = placement or placements.current()
         self.spread = self.placement.kind != "local"
-        reuse = reuse and not self.spread
+        # nor is one with a delaying proxy (the pool's record has no place for it)
+        reuse = reuse and not self.spread and not config.delayed
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
@@ -179,6 +184,7 @@ class Stack:
         self.loadgen: LoadGenerator | None = None
         self.nodes: dict[str, WildFlyNode] = {}
         self.balancers: dict[str, Balancer] = {}
+        self.proxies: dict[str, DelayProxy] = {}  # by the database each is in front of
         self.node_configs: dict[str, NodeConfig] = {}
         self._management: dict[str, ManagementClient] = {}
         self._meters: dict[str, cgroups.ContainerMeter] = {}
@@ -416,17 +422,27 @@ class Stack:
                  lambda job: self._start_together([], missing) if job is boot else reset(job))
         self.save_pristine(missing)
 
-    def _new_databases(self) -> list[PostgresNode]:
+    def _new_databases(self) -> list:
+        """The databases, and a delaying proxy in front of each the config names (on the
+        database's core and host: the network it stands for ends there)."""
         config = self.config
         self.databases = {
-            name: self._place(PostgresNode(self.db_image).on(self.network, name)
+            name: self._place(PostgresNode(self.db_image).on(self.network, _behind(name)
+                                                            if name in config.delayed else name)
                               .with_cpuset(config.db_cpuset)
                               .with_cpu_quota(config.db_cpus, CPU_PERIOD_US)
                               .with_memory(config.db_memory)
                               .with_labels(self.scope.labels(name)), name, "database")
             for name in config.databases}
-        self._meters = {k: m for k, m in self._meters.items() if k not in self.databases}
-        return list(self.databases.values())
+        self.proxies = {
+            name: self._place(DelayProxy(_behind(name), network.binary(), self.db_image)
+                              .on(self.network, name).with_cpuset(config.db_cpuset)
+                              .with_memory("128m")
+                              .with_labels(self.scope.labels(f"proxy:{name}")), name, "database")
+            for name in config.delayed}
+        self._meters = {k: m for k, m in self._meters.items()
+                        if k not in self.databases and k not in self.proxy_roles()}
+        return [*self.databases.values(), *self.proxies.values()]
 
     @property
     def db(self) -> PostgresNode | None:
@@ -540,6 +556,10 @@ class Stack:
         if name not in self._management:
             raise KeyError(f"no node {name!r}; nodes: {', '.join(self.nodes) or 'none'}")
         return self._management[name]
+
+    def proxy_roles(self) -> list[str]:
+        """The delaying proxies as roles of the meters: their CPU is the stack's."""
+        return [f"{name}{PROXY_SUFFIX}" for name in self.proxies]
 
     def meter(self, role: str) -> cgroups.ContainerMeter:
         """CPU and memory meter of a node or a database (by name), or of "loadgen"."""
@@ -661,6 +681,8 @@ class Stack:
     def _container(self, role: str):
         if role in self.databases:
             return self.databases[role]
+        if role.endswith(PROXY_SUFFIX) and role[:-len(PROXY_SUFFIX)] in self.proxies:
+            return self.proxies[role[:-len(PROXY_SUFFIX)]]
         if role == "loadgen":
             return self.loadgen
         if role in self.balancers:
@@ -755,6 +777,14 @@ class Stack:
             except ManagementError as error:
                 raise StartupError(f"{name}: {step}: {error}\n--- last log lines ---\n"
                                    f"{self.nodes[name].tail_logs()}") from None
+
+
+PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy"
+
+
+def _behind(name: str) -> str:
+    """The name a delayed database answers to behind its proxy, which takes its own."""
+    return f"{name}-direct"
 
 
 def _cfs_quota(cpus: float | None) -> int:

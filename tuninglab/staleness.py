@@ -27,7 +27,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from . import apps, drivers, images, layout, server_modules
+from . import apps, changes, drivers, images, layout, server_modules
 from .recipe import Recipe, RecipeError, find_recipe, measured_hash, recipe_hash
 from .store import ResultError, list_results, load_result
 
@@ -67,6 +67,7 @@ def role_inputs(recipe: Recipe, root: Path | None = None) -> dict[str, str]:
     driver = drivers.driver_for(app)
     if driver.inputs:  # a load generator of its own (a client JVM's image); k6's is common
         roles[f"driver {driver.name}"] = driver.inputs
+    roles.update(changes.kind_for(recipe).role_inputs())  # what the kind adds to the stack
     for folder in recipe.baseline.modules:
         roles[f"server-module {folder}"] = tuple(f"server-modules/{folder}/{name}"
                                                  for name in server_modules.INPUT_FILES)

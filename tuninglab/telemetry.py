@@ -125,7 +125,7 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
         members = _members(stack, target, runtime)
         database = _database(stack, runtime)
         networks = _database_networks(stack, runtime)
-    roles = [*stack.databases, "loadgen", *stack.balancers, *stack.nodes]
+    roles = [*stack.databases, *stack.proxy_roles(), "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
             "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
             "host": interference.host_snapshot(stack.local_engine), "members": members}

@@ -523,6 +523,9 @@ class _Stack:
         self.databases = dict.fromkeys(db_cpus or {"db": None})
         self.db_cpus = db_cpus or {"db": None}
 
+    def proxy_roles(self):
+        return []
+
     def limits_of(self, name):
         return {"cpus": self.db_cpus[name]}
 

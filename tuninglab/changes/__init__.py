@@ -19,6 +19,7 @@ from .jboss_cli import JbossCliChange
 from .jdk import JdkChange
 from .jvm_agent import JvmAgentChange
 from .jvm_options import JvmOptionsChange
+from .network_delay import NetworkDelayChange
 from .node_image import NodeImageChange
 from .ladder import LadderChange
 from .none import NoChange
@@ -32,7 +33,7 @@ KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, ClientJvmOptionsChange, LadderChange, BalancerPolicyChange,
     ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange,
-    JvmAgentChange)}
+    JvmAgentChange, NetworkDelayChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

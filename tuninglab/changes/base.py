@@ -6,7 +6,8 @@ A change kind is a small class registered in ``changes/__init__.py``. It answers
   ``runtime`` (written to the running server), ``reload`` (the server must reload), ``restart``
   (fixed at JVM start) or ``database`` (the shared database). The plan's layout follows from
   it; ``apply_arm`` does the in-place part;
-- ``node_config``: the node's JVM options and container limits for an arm;
+- ``node_config``: the node's JVM options and container limits for an arm; ``stack_needs``
+  what the stack needs for the kind at all (a proxy in the path);
 - ``operations``: management operations to apply to the node of an arm, and whether that arm
   applies them (a baseline node still reads the same attributes back, to prove it holds the
   values it had before); ``operation_groups`` the same for a kind that bundles several
@@ -77,6 +78,16 @@ class ChangeKind:
 
     def node_config(self, base: NodeConfig, arm: Arm) -> NodeConfig:
         return base
+
+    def stack_needs(self) -> dict:
+        """What the stack must have for this kind, as fields of stack.StackConfig (a delaying
+        proxy in front of a database: network_delay.py)."""
+        return {}
+
+    def role_inputs(self) -> dict[str, tuple[str, ...]]:
+        """The repository paths of what the kind adds to the stack, by role: a result of the
+        recipe is stale when they change (staleness.role_inputs)."""
+        return {}
 
     def operations(self, arm: Arm) -> tuple[list[Operation], bool]:
         """(management operations the kind writes, whether this arm applies them)."""
