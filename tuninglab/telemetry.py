@@ -200,7 +200,10 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
     # a database's quota, else its cpuset's CPUs
     allowed = {**{name: stack.limits_of(name)["cpus"] or len(interference.cpuset_cpus(
                   stack.config.db_cpuset)) for name in stack.databases},
-               "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset))}
+               "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset)),
+               # a delaying proxy's CPU (network.py), reported beside what it serves
+               **{role: len(interference.cpuset_cpus(stack.config.proxy_cpuset))
+                  for role in stack.proxy_roles()}}
     app_cpu_s = sum(cpu[n] for n in members)
     app_allowed = sum(stack.allowed_cpus(n) for n in members)
     containers = {role: {"cpu_s": cpu[role], "allowed_cpus": allowed[role],
