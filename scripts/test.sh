@@ -5,6 +5,8 @@
 #   tests/adversarial  broken recipes, change files, arguments, results: clean errors, no container
 #   tests/site         mkdocs build --strict, Vale, originality, Playwright + chromium
 #   tests/integration  the real stack: pinning, 30 s of the mix, change read-back, clean exit
+#   tests/swarm        three more Docker engines joined into a swarm: a stack spread over them
+#                      (about three minutes; alone: bash scripts/test-swarm.sh)
 #   notebooks/         every recipe's notebook, executed by nbval in the quick profile
 # Quick-profile results go to a temporary folder: a test run never adds files to results/.
 # Extra arguments go to pytest (e.g. bash scripts/test.sh tests/unit -x).
@@ -54,7 +56,8 @@ else
   # notebooks, which hand their stack on to the next notebook of the same kind
   # (tuninglab/stackpool.py): CI starts each kind of stack once.
   status=0
-  "${pytest[@]}" tests/unit tests/adversarial tests/site tests/integration || status=$?
+  "${pytest[@]}" tests/unit tests/adversarial tests/site tests/integration tests/swarm \
+    || status=$?
   notebooks_started=$(date +%s)
   # Every notebook's slowest cell (its run) is listed: the CI budget is per notebook.
   TUNINGLAB_REUSE_STACKS=1 "${pytest[@]}" --durations=60 notebooks || status=$?

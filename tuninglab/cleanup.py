@@ -93,10 +93,11 @@ def _remove(obj, **options) -> None:
 class RunScope:
     """The identity of one run and the guarantee that its docker objects go away with it."""
 
-    def __init__(self, client: docker.DockerClient, others: list[docker.DockerClient] = ()):
+    def __init__(self, client: docker.DockerClient, others: dict[str, docker.DockerClient] = None):
         self.client = client
-        # the engines of a stack spread over hosts (placement/): its objects are there too
-        self.others = list(others)
+        # the engines of a stack spread over hosts, by host (placement/): its objects are
+        # there too
+        self.others = dict(others or {})
         self.run_id = uuid.uuid4().hex[:12]
         self._previous_handlers: dict[int, object] = {}
         self._adopted: dict[str, list[str]] = {"containers": [], "networks": []}
@@ -135,30 +136,39 @@ class RunScope:
         containers = self.client.containers.list(all=True, filters=selector)
         containers += _existing(self.client.containers, self._adopted["containers"])
         lost = []
-        for other in self.others:
+        for host, other in self.others.items():
             try:
                 for container in other.containers.list(all=True, filters=selector):
                     _remove(container, force=True, v=True)
             except (docker.errors.APIError, docker.errors.DockerException, OSError) as exc:
-                lost.append(f"{other.api.base_url}: {exc}")
+                lost.append(f"host {host} ({type(exc).__name__})")
         for container in containers:
             _remove(container, force=True, v=True)
         # after every container: an overlay network is removed where it was made
         networks = self.client.networks.list(filters=selector)
         networks += _existing(self.client.networks, self._adopted["networks"])
-        for other in self.others:
+        for other in self.others.values():
             try:
                 networks += other.networks.list(filters=selector)
             except (docker.errors.APIError, docker.errors.DockerException, OSError):
                 pass  # named above
+        kept = []
         for network in networks:
             try:
                 _remove(network)
-            except docker.errors.APIError:
-                pass  # an overlay seen from a worker: removed through its manager
+            except docker.errors.APIError as exc:
+                # an overlay seen from a worker is removed through its manager; one its
+                # manager keeps still holds containers of a lost host
+                text = str(exc).lower()
+                if self.others and ("in use" in text or "active endpoints" in text):
+                    kept.append(network.name)
         if lost:
-            raise EnginesLost("engine(s) not reached to remove this run's containers: "
-                              + "; ".join(lost))
+            raise EnginesLost("the engine of " + "; ".join(lost) + " did not answer when this "
+                              "run's containers were removed"
+                              + (f"; network {', '.join(sorted(set(kept)))} is kept by its "
+                                 f"containers there" if kept else "")
+                              + "; once the host is back, tuninglab clean --placement FILE "
+                                "removes what is left")
 
     def _install_signal_handlers(self) -> None:
         def interrupt(signum, _frame):

@@ -120,6 +120,7 @@ def _parser() -> argparse.ArgumentParser:
     c.set_defaults(handler=_cluster)
 
     c = sub.add_parser("clean", help="remove stacks parked for reuse and leftovers of dead runs")
+    _placement_option(c)
     c.set_defaults(handler=_clean)
 
     c = sub.add_parser("init", help="write a workspace of your own into a new folder: an "
@@ -236,6 +237,11 @@ def _clean(args) -> int:
         print("clean: no Docker engine answers: nothing to remove", file=sys.stderr)
         return 0
     removed = stackpool.clear(client) + cleanup.sweep_dead_runs(client)
+    # and on a swarm's hosts: every engine's containers first, then the networks they held
+    engines = list(placement.current().clients().values())
+    for _ in range(2 if engines else 0):
+        for engine in engines:
+            removed += cleanup.sweep_dead_runs(engine)
     print(f"clean: removed {len(removed)} object(s)" + (f": {', '.join(removed)}" if removed else ""))
     return 0
 

@@ -31,7 +31,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from . import interference
+from . import interference, network
 from .containers import DERIVED_CONFIGS, Balancer, DerivedConfig
 from .load import smoke_test
 from .plan import CLUSTER_TARGET
@@ -271,13 +271,14 @@ def probe(spec: ClusterSpec, progress=print, base: NodeConfig = NodeConfig(),
         report.stack_started_s = stack.started_in_s
         form(stack, spec, report, base=base)
         verify(stack, spec, report)
+        network_reading = network.measure(stack, BALANCER_NAME, progress)
         engine = stack.client.info()
         images_used = dict(stack.image_ids)
         hosts = stack.hosts()
     return {"probe": PROBE_NAME, "spec": {"nodes": spec.nodes, "cpus": list(spec.cpus),
                                         "policy": spec.policy, "cpuset": spec.cpuset,
                                         "profile": profile, "jit": base.jit},
-            "report": report.as_dict(),
+            "report": report.as_dict(), "network": network_reading,
             "provenance": {**provenance.machine(), **provenance.git(),
                            "started": started.isoformat(),
                            "engine": {"host": os.environ.get("DOCKER_HOST", "local socket"),

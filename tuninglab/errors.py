@@ -49,7 +49,8 @@ def classify(exc: BaseException) -> Failure:
     from .containers import StartupError
     from .images import ImageMissingError
     from .load import SmokeTestFailed
-    from .placement import PlacementError
+    from .network import NetworkToolMissing
+    from .placement import HostLost, PlacementError
     from .recipe import RecipeError
     from .porting import PortError
     from .scaffold import InitError
@@ -62,15 +63,16 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, (RecipeError, ResultError, DirtyTree, ClusterInputError, AppError,
                         InitError, PortError, PlacementError)):
         return Failure("input", str(exc))
+    if isinstance(exc, HostLost):
+        return Failure("environment", str(exc))
     if isinstance(exc, EnginesLost):
-        return Failure("environment", f"{exc}; nothing was stored; remove what is left there "
-                                      f"with tuninglab clean once the host is back")
+        return Failure("environment", f"{exc}; nothing was stored")
     if isinstance(exc, ResultExistsError):
         return Failure("environment", str(exc))
     if isinstance(exc, (ChangeNotEffective, WarmUpFailed, SmokeTestFailed, StartupError,
                         ClusterError)):
         return Failure("not-measured", f"{exc}\nnothing was measured or stored")
-    if isinstance(exc, ImageMissingError):
+    if isinstance(exc, (ImageMissingError, NetworkToolMissing)):
         return Failure("environment", str(exc))
     if isinstance(exc, docker.errors.ImageNotFound):
         return Failure("environment", f"an image is missing ({_explanation(exc)}); build the "

@@ -205,13 +205,25 @@ class Stack:
     def __enter__(self) -> "Stack":
         try:
             self.start()
-        except BaseException:
-            self.close()
+        except BaseException as exc:
+            self.__exit__(type(exc), exc, exc.__traceback__)  # a lost host says so
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        # A run on a spread stack that failed, or could not remove its containers, may have
+        # lost a host: then that is what it says, whatever call noticed first, with what was
+        # left where (the lost host's containers, an overlay network they still hold).
+        lost = self.lost_hosts() if exc is not None else []
+        try:
+            self.close()
+        except cleanup.EnginesLost as left:
+            lost = lost or self.lost_hosts()
+            if not lost:
+                raise
+            raise placements.HostLost(f"{self._lost_text(lost)}; {left}") from exc or left
+        if lost and not isinstance(exc, placements.HostLost):
+            raise placements.HostLost(self._lost_text(lost)) from exc
 
     def start(self) -> None:
         """Network, database and load generator, and the nodes given to the constructor, in
@@ -225,7 +237,7 @@ class Stack:
                        | ({self.loadgen_image} - {images.LOADGEN}))
         if other:
             self.image_ids.update(images.require_images(self.client, other))
-        swept = [removed for client in [self.client, *self.placement.clients()]
+        swept = [removed for client in [self.client, *self.placement.clients().values()]
                  for removed in cleanup.sweep_dead_runs(client, spare=stackpool.spared_ids())]
         if swept:
             self.progress(f"stack: removed leftovers of dead runs: {', '.join(swept)}")
@@ -560,6 +572,33 @@ class Stack:
             raise KeyError(f"no node {name!r}; nodes: {', '.join(self.nodes) or 'none'}")
         return self._management[name]
 
+    def meter_roles(self) -> list[str]:
+        """Every container of the stack, as the meters name it (telemetry reads each)."""
+        return [*self.databases, *self.proxy_roles(), "loadgen", *self.balancers, *self.nodes]
+
+    def machines(self) -> list[interference.Machine]:
+        """The kernels the stack runs on, each with its roles (interference is read per
+        machine): this machine, or the one engine's, or one per swarm host, the hosts whose
+        engines run here counting as this machine."""
+        shared = {**{name: interference.cpuset_cpus(self.config.db_cpuset)
+                     for name in self.databases},
+                  "loadgen": interference.cpuset_cpus(self.config.loadgen_cpuset)}
+        machine_of, readers = {}, {}
+        for role in self.meter_roles():
+            engine = getattr(self._container(role), "engine", None) if self.spread else None
+            if engine is None:  # one engine: this machine, or DOCKER_HOST's
+                name = interference.THIS_MACHINE if self.local_engine else "the engine's machine"
+            else:
+                name = (interference.THIS_MACHINE if self.placement.reads_cgroups(engine)
+                        else engine.host)
+            machine_of[role] = name
+            readers.setdefault(name, self._stat_reader(role))
+        return interference.group(machine_of, shared, readers)
+
+    def _stat_reader(self, role: str):
+        """/proc/stat as a container of the role sees it: its kernel's, every process's."""
+        return lambda: self._container(role).run(["cat", "/proc/stat"])
+
     def proxy_roles(self) -> list[str]:
         """The delaying proxies as roles of the meters: their CPU is the stack's."""
         return [f"{name}{PROXY_SUFFIX}" for name in self.proxies]
@@ -672,6 +711,28 @@ class Stack:
             images.ensure_on(self.client, engine, container.image, self.progress)
             self._images_on.add(key)
         return container.on_engine(engine)
+
+    def lost_hosts(self) -> list[str]:
+        """The hosts of a spread stack whose engines do not answer now (none on one engine)."""
+        lost = []
+        for host, client in self.placement.clients().items():
+            try:
+                client.ping()
+            except Exception:  # refused, timed out, gone: the host is not reachable
+                lost.append(host)
+        return lost
+
+    def check_hosts(self) -> None:
+        """Stop the run if a host of a spread stack is gone (telemetry asks at every window)."""
+        lost = self.lost_hosts() if self.spread else []
+        if lost:
+            raise placements.HostLost(self._lost_text(lost))
+
+    def _lost_text(self, lost: list[str]) -> str:
+        roles = [role for role, host in self.placement.roles().items() if host in lost]
+        return (f"lost host(s) {', '.join(lost)} during the run: its engine stopped answering "
+                f"({', '.join(roles) or 'no role'} ran there); the run stopped, nothing was "
+                f"stored, and the run's containers on the other hosts were removed")
 
     def _hosts_text(self) -> str:
         return "" if not self.spread else f" ({self.placement.kind} placement)"

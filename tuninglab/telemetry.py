@@ -121,14 +121,16 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
     threads (a ``docker exec`` on a remote engine) and the database's statistics cost no CPU
     inside the window."""
     members, database, networks = {}, None, None
+    stack.check_hosts()  # a host of a spread stack gone: the run stops here, named
     if edge == "start":
         members = _members(stack, target, runtime)
         database = _database(stack, runtime)
         networks = _database_networks(stack, runtime)
-    roles = [*stack.databases, *stack.proxy_roles(), "loadgen", *stack.balancers, *stack.nodes]
     snap = {"t": time.monotonic(),
-            "cpu_s": {role: stack.meter(role).cpu_seconds() for role in roles},
-            "host": interference.host_snapshot(stack.local_engine), "members": members}
+            "cpu_s": {role: stack.meter(role).cpu_seconds() for role in stack.meter_roles()},
+            "host": {m.name: interference.host_snapshot(read_stat=m.read_stat)
+                     for m in stack.machines()},
+            "members": members}
     if edge != "start":
         snap["members"] = _members(stack, target, runtime)
         database = _database(stack, runtime)
@@ -215,8 +217,11 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
                          else None,
                          **{key: sum(m[key] for m in memory) for key in memory[0]}}
     idle_nodes_cpu_s = sum(cpu[n] for n in stack.nodes if n not in members)
-    host = interference.host_window(before["host"], after["host"], stack_cpu_s=sum(cpu.values()),
-                                    shared_cpus=stack.config.shared_cpus)
+    host = interference.worst({
+        m.name: interference.host_window(before["host"].get(m.name), after["host"].get(m.name),
+                                         stack_cpu_s=sum(cpu.get(r, 0.0) for r in m.roles),
+                                         shared_cpus=set(m.shared_cpus))
+        for m in stack.machines()})
     per = {n: _member_window(before["members"][n], after["members"][n], load_s,
                              stack.allowed_cpus(n)) for n in members}
     gc_ms = sum(m["gc_time_ms"] for m in per.values())

@@ -526,6 +526,16 @@ class _Stack:
     def proxy_roles(self):
         return []
 
+    def meter_roles(self):
+        return [*self.databases, "loadgen", *self.balancers, *self.nodes]
+
+    def machines(self):
+        from tuninglab.interference import THIS_MACHINE, Machine
+        return [Machine(THIS_MACHINE, tuple(self.meter_roles()), frozenset({0}))]
+
+    def check_hosts(self):
+        return None
+
     def limits_of(self, name):
         return {"cpus": self.db_cpus[name]}
 
@@ -540,7 +550,7 @@ class _Stack:
 
 
 def _snapshot(t: float, cpu: float, members=("app-baseline",), jit=(0.0,), requests=None) -> dict:
-    out = {"t": t, "host": None,
+    out = {"t": t, "host": {},
            "members": {m: {"gc": {"time_ms": 0, "count": 0, "collectors": []}, "jit_s": j}
                        for m, j in zip(members, jit)},
            "cpu_s": {"db": cpu, "db2": cpu / 2, "loadgen": cpu, "app-baseline": cpu,
@@ -827,7 +837,8 @@ def test_the_cpu_counters_are_read_nearest_the_load(monkeypatch):
     monkeypatch.setattr(telemetry, "read_threads",
                         lambda c, meter=None: calls.append("node") or None)
     monkeypatch.setattr(telemetry, "compiler_reading", lambda stack, node, threads: {})
-    monkeypatch.setattr(telemetry.interference, "host_snapshot", lambda local: None)
+    monkeypatch.setattr(telemetry.interference, "host_snapshot",
+                        lambda local=True, read_stat=None: None)
     stack = _Stack()
     stack.meter = lambda role: SimpleNamespace(cpu_seconds=lambda: calls.append("cpu") or 0.0)
     stack.management_of = lambda node: None

@@ -163,7 +163,7 @@ def test_a_lost_engine_is_named_and_the_others_are_still_cleaned():
                                api=SimpleNamespace(base_url="http+docker://tl-h2"))
 
     own, other = [], []
-    scope = RunScope(engine(own), [engine([], lost=True), engine(other)])
-    with pytest.raises(EnginesLost, match="tl-h2: engine gone"):
+    scope = RunScope(engine(own), {"tl-h2": engine([], lost=True), "tl-h3": engine(other)})
+    with pytest.raises(EnginesLost, match=r"the engine of host tl-h2 \(ConnectionError\) did not answer"):
         scope.remove_all()
     assert own == ["removed"] and other == ["removed"]

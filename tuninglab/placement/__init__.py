@@ -19,7 +19,7 @@ from testcontainers.core.network import Network
 
 from .. import cgroups
 
-__all__ = ["Engine", "LocalPlacement", "PlacementError", "ROLE_KINDS", "current"]
+__all__ = ["Engine", "HostLost", "LocalPlacement", "PlacementError", "ROLE_KINDS", "current"]
 
 ENV = "TUNINGLAB_PLACEMENT"  # a placement file; unset: everything on the environment's engine
 ROLE_KINDS = ("database", "node", "balancer", "loadgen")
@@ -27,6 +27,10 @@ ROLE_KINDS = ("database", "node", "balancer", "loadgen")
 
 class PlacementError(ValueError):
     """A placement that cannot be used: said with the file, the key and what is allowed."""
+
+
+class HostLost(RuntimeError):
+    """A host of a spread stack stopped answering during a run."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,10 @@ class LocalPlacement:
     def engines(self) -> list[Engine]:
         return [self.engine]
 
-    def clients(self) -> list:
-        """Clients of the engines besides the environment's (none: the stack's own client)."""
-        return []
+    def clients(self) -> dict:
+        """Clients of the engines besides the environment's, by host (none: the stack's own
+        client)."""
+        return {}
 
     def network(self, labels: dict) -> Network:
         return Network(docker_network_kw={"labels": labels})
@@ -74,6 +79,9 @@ class LocalPlacement:
     def reads_cgroups(self, engine: Engine) -> bool:
         """This machine can read the engine's cgroups and /proc/stat (interference.py)."""
         return cgroups.engine_is_local()
+
+    def roles(self) -> dict[str, str]:
+        return {}
 
     def describe(self) -> dict:
         return {"kind": self.kind, "host": os.environ.get("DOCKER_HOST", "local socket")}

@@ -64,6 +64,7 @@ class SwarmPlacement:
         self._engines: dict[str, Engine] = {}  # host name -> its engine, checked once
         self._assigned: dict[str, Engine] = {}  # role -> engine
         self._spread: dict[str, int] = {}  # rule -> roles placed by it so far
+        self._clients: dict | None = None  # host -> Docker client, made once (clients())
         for rule in rules:  # every rule names at least one ready host whose engine answers
             for host in self._candidates(rule):
                 self._engine(host)
@@ -190,11 +191,16 @@ class SwarmPlacement:
         """The engines a stack may use: those of every host a rule names."""
         return list(self._engines.values())
 
-    def clients(self) -> list:
-        """A Docker client of every engine the placement may use, the manager's first (the
-        overlay network lives there): where a run's objects are cleaned up."""
-        others = [e for e in self._engines.values() if e.url != self.manager.url]
-        return [self.client, *(e.client() for e in others)]
+    def clients(self) -> dict:
+        """A Docker client of every engine the placement may use, by host, the manager's first
+        (the overlay network lives there): where a run's objects are cleaned up."""
+        if self._clients is None:
+            managers = [e.host for e in self._engines.values() if e.url == self.manager.url]
+            self._clients = {(managers[0] if managers else f"manager ({self.manager.url})"):
+                             self.client}
+            self._clients.update({e.host: e.client() for e in self._engines.values()
+                                  if e.url != self.manager.url})
+        return self._clients
 
     def network(self, labels: dict) -> Network:
         # attachable: containers started by engines (not services) may join it
