@@ -248,7 +248,9 @@ class Sweep:
     unit: str
     values: tuple
     reference: object  # the value the headline delta is measured against
-    cheaper: str  # "lower" or "higher": the end of the axis that costs less; "none": unordered
+    # "lower" or "higher": the end of the axis that costs less; "none": unordered choices;
+    # "condition": no choice at all (a network's delay), read as costs against the first value
+    cheaper: str
 
 
 @dataclass(frozen=True)
@@ -1024,6 +1026,12 @@ def _sweep_problems(data: dict, folder: Path) -> list[Problem]:
     if "reference" in sweep and sweep["reference"] not in sweep["values"]:
         problems.append(Problem("sweep.reference", f"{sweep['reference']!r} is not one of "
                                                    f"sweep.values {sweep['values']!r}"))
+    elif sweep.get("cheaper") == "condition" and sweep.get("reference",
+                                                           sweep["values"][0]) != sweep["values"][0]:
+        problems.append(Problem("sweep.reference", f"a condition is read against its first "
+                                                   f"value (none of it), not "
+                                                   f"{sweep['reference']!r}; allowed: "
+                                                   f"sweep.values starting at the reference"))
     return problems
 
 

@@ -269,3 +269,18 @@ def test_a_value_whose_cheaper_values_failed_is_not_called_the_cheapest_tried():
     assert "cheapest value tried" not in read["recommendation"]
     assert ("every cheaper value failed requests (8 connections, 12 connections and "
             "16 connections)") in read["recommendation"]
+
+
+def test_a_condition_is_read_as_costs_against_its_first_value_and_recommends_nothing():
+    from tuninglab.analysis.advice import read_sweep
+    points = [{"arm": a, "value": v, "mean": m} for a, v, m in
+              (("0", 0, 350.0), ("1", 1, 300.0), ("5", 5, 240.0))]
+    against = {"0": {"delta": 0.0, "ci_low": 0.0, "ci_high": 0.0, "is_best": True},
+               "1": {"delta": -0.12, "ci_low": -0.18, "ci_high": -0.06},
+               "5": {"delta": -0.3, "ci_low": -0.34, "ci_high": -0.24}}
+    read = read_sweep(points, against, best="0", higher_is_better=True, cheaper="condition",
+                      name="added delay", unit="ms")
+    assert read["recommended"] is None and read["knee"] is None and not read["ordered"]
+    assert read["recommendation"].startswith("Throughput against added delay 0 ms: 1 ms (−12")
+    assert "nothing to recommend" in read["recommendation"]
+    assert "Set " not in read["recommendation"]

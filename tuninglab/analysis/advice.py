@@ -39,6 +39,8 @@ __all__ = ["DEFAULT_MARGIN", "LATENCY_KNEE_FACTOR", "ORDERS", "RANKS", "REASON_M
            "read_sweep", "reread"]
 
 DEFAULT_MARGIN = 0.05
+# sweep.cheaper of an axis that is no choice (a network's delay): read as costs, recommend none
+CONDITION = "condition"
 BEST, EQUIVALENT, WORSE, CANNOT_TELL, UNKNOWN, ERRORS = (
     "best", "equivalent", "worse", "cannot tell", "unknown", "errors")
 RANKS = (BEST, EQUIVALENT, WORSE, CANNOT_TELL, UNKNOWN, ERRORS)
@@ -86,13 +88,16 @@ def read_sweep(points: list[dict], against_best: dict[str, dict], *, best: str |
     ranks = {p["arm"]: (ERRORS if p.get("failed") or p.get("mean") is None
                         else rank(against_best.get(p["arm"]), higher_is_better, margin))
              for p in points}
-    out = {"ranks": ranks, "margin": margin, "ordered": cheaper != "none", "recommended": None,
-           "knee": None, "status": "none", "rule": _rule_text(cheaper, margin)}
+    out = {"ranks": ranks, "margin": margin, "ordered": cheaper not in ("none", CONDITION),
+           "recommended": None, "knee": None, "status": "none",
+           "rule": _rule_text(cheaper, margin)}
     if best is None:
         out["recommendation"] = "no value ran without errors: nothing to recommend"
         return out
     words = _Words(points, against_best, higher_is_better, name, unit, metric, margin)
-    if cheaper == "none":
+    if cheaper == CONDITION:
+        out["recommendation"] = _costs(points, best, words)
+    elif cheaper == "none":
         out.update(_ranked(points, ranks, best, words))
     else:
         out.update(_cheapest(points, ranks, best, cheaper, words))
@@ -262,6 +267,19 @@ def _cheapest(points, ranks, best, cheaper, w: _Words) -> dict:
     reason = _reason(w, arms, pick)
     return {"status": "firm", "recommended": pick,
             "recommendation": f"{head}: {why}{tail}{reason}."}
+
+
+def _costs(points, best, w: _Words) -> str:
+    """A condition's reading: what each value costs against the first (the reference, no
+    condition), with its interval, and no recommendation: a reader does not choose it."""
+    first = points[0]["arm"]
+    if best != first:  # the intervals are against the best, which is then not the reference
+        return (f"{w.value(best)} gave the best {w.metric}, not {w.value(first)}; against it: "
+                f"{w.listing([p['arm'] for p in points if p['arm'] != best])}. A condition, "
+                f"not a setting: nothing to recommend.")
+    return (f"{w.metric.capitalize()} against {w.name} {w.value(first)}: "
+            f"{w.listing([p['arm'] for p in points[1:]])}. A condition, not a setting: "
+            f"nothing to recommend.")
 
 
 def _ranked(points, ranks, best, w: _Words) -> dict:
@@ -439,6 +457,9 @@ def _rule_text(cheaper: str, margin: float) -> str:
                   f"against the best lies within {pct(margin)} of it")
     if cheaper == "none":
         return f"{equivalent}; unordered choices are ranked against the best, with no knee"
+    if cheaper == CONDITION:
+        return ("a condition of the environment, not a setting: each value's cost against the "
+                "first, with its paired 95 % interval, and no recommendation")
     return f"{equivalent}; the recommendation is the cheapest such value"
 
 
