@@ -157,8 +157,13 @@ def test_stopping_a_notebook_interrupts_a_kernel_that_runs_in_a_session_of_its_o
 
     marker = tmp_path / "interrupted"
     ready = tmp_path / "ready"
+    # As ipykernel does while it executes a cell, the stand-in kernel takes SIGINT as Ctrl-C
+    # whatever it inherited: a test command started in the background by a non-interactive
+    # shell (`... &`) starts with SIGINT ignored, and Python then installs no handler of its
+    # own, so the interrupt was lost (twice on 5 December 2026, never in CI).
     kernel = textwrap.dedent(f"""
-        import pathlib, time
+        import pathlib, signal, time
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             pathlib.Path({str(ready)!r}).write_text("sleeping")
             time.sleep(60)

@@ -30,7 +30,6 @@ import tomllib
 from pathlib import Path
 
 import docker
-import docker.errors
 from testcontainers.core.network import Network
 
 from .. import cgroups
