@@ -11,6 +11,19 @@ maven_source_hash() {
   } | sha256sum | cut -d' ' -f1
 }
 
+# build_settled DIR ARTIFACT HASH: true when nothing is to be built: DIR/target/ARTIFACT was
+# built from sources of HASH (its stamp says so), or this is --check, which counts it outdated.
+build_settled() {
+  local dir="$1" artifact="$2" want="$3" rel="${1#"$ROOT"/}"
+  if [[ -f "$dir/target/$artifact" \
+        && "$(cat "$dir/target/.tuninglab-build-hash" 2>/dev/null)" == "$want" ]]; then
+    say "build $rel/target/$artifact ... up to date"
+    return 0
+  fi
+  if checking; then outdated "build $rel/target/$artifact" "sources changed or artifact missing"; return 0; fi
+  return 1
+}
+
 # maven_build DIR ARTIFACT: mvn package in DIR unless ARTIFACT (under DIR/target) is up to date.
 maven_build() {
   local dir="$1" artifact="$2" rel want stamp log
@@ -19,11 +32,7 @@ maven_build() {
   log="$TL_LOGS/$(basename "$dir").log"
   [[ -f "$dir/pom.xml" ]] || die "$rel/pom.xml is missing" "restore it from git"
   want="$(maven_source_hash "$dir")"
-  if [[ -f "$dir/target/$artifact" && "$(cat "$stamp" 2>/dev/null)" == "$want" ]]; then
-    say "build $rel/target/$artifact ... up to date"
-    return
-  fi
-  if checking; then outdated "build $rel/target/$artifact" "sources changed or artifact missing"; return; fi
+  build_settled "$dir" "$artifact" "$want" && return
   have mvn || die "Maven (mvn) is needed to build $rel" "install it: apt-get install maven"
   say "build $rel ... mvn package (log: ${log#"$ROOT"/})"
   rm -f "$stamp"
@@ -66,11 +75,7 @@ go_tool_build() {
   stamp="$dir/target/.tuninglab-build-hash"
   log="$TL_LOGS/$name.log"
   want="$(hash_files "$dir"/go.mod "$dir"/*.go | sha256sum | cut -d' ' -f1)"
-  if [[ -x "$dir/target/$name" && "$(cat "$stamp" 2>/dev/null)" == "$want" ]]; then
-    say "build $rel/target/$name ... up to date"
-    return
-  fi
-  if checking; then outdated "build $rel/target/$name" "sources changed or binary missing"; return; fi
+  build_settled "$dir" "$name" "$want" && return
   have go || die "Go is needed to build $rel" "install Go (go.dev/dl), as for k6"
   say "build $rel ... go build (log: ${log#"$ROOT"/})"
   mkdir -p "$dir/target"

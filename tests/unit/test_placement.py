@@ -63,6 +63,7 @@ def test_roles_go_where_their_constraints_say_and_nodes_spread(tmp_path):
     assert placement.describe()["roles"] == {"db": "tl-h1", "balancer": "tl-h1",
                                              "app-1": "tl-h2", "app-2": "tl-h3",
                                              "app-3": "tl-h2"}
+    assert placement.describe()["file"] == "p.toml"  # no folder of this machine in a result
 
 
 def test_a_role_named_in_the_file_goes_before_its_kind(tmp_path):

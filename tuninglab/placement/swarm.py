@@ -32,7 +32,7 @@ from pathlib import Path
 import docker
 from testcontainers.core.network import Network
 
-from .. import cgroups
+from .. import cgroups, layout
 from . import ROLE_KINDS, Engine, PlacementError
 from .constraints import Constraint, SwarmHost, matching, parse
 
@@ -41,6 +41,15 @@ __all__ = ["SwarmPlacement", "ENGINE_LABEL", "MANAGER_ENV"]
 ENGINE_LABEL = "tuninglab.engine"
 MANAGER_ENV = "TUNINGLAB_SWARM"
 _TOP_KEYS = ("manager", "roles")
+
+
+def _shown(source: str) -> str:
+    """The placement file as a result stores it: relative to the workspace when inside it (a
+    result names no folder of the machine that wrote it)."""
+    path, home = Path(source), layout.workspace()
+    if not path.is_absolute():
+        return source
+    return str(path.relative_to(home)) if path.is_relative_to(home) else path.name
 
 
 def _engine_info(url: str) -> dict:
@@ -216,7 +225,7 @@ class SwarmPlacement:
         return {role: engine.host for role, engine in self._assigned.items()}
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "file": self.source, "manager": self.manager.url,
+        return {"kind": self.kind, "file": _shown(self.source), "manager": self.manager.url,
                 "hosts": {e.host: {"address": e.address, "cpus": e.cpus, **e.labels}
                           for e in self._engines.values()},
                 "roles": self.roles()}
