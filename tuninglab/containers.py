@@ -23,7 +23,7 @@ from testcontainers.core.network import Network
 from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
 from . import images
-from .network import ECHO_PORT, TOOL as NETWORK_TOOL
+from .network import ECHO_PORT, SINK_PORT, TOOL as NETWORK_TOOL
 from .safety import jvm_options as safety_jvm_options
 
 
@@ -482,19 +482,20 @@ class LoadGenerator(LabContainer):
         return self.run(["k6", "version"]).split()[1]
 
 
-class DelayProxy(LabContainer):
-    """A TCP proxy in front of a database that adds a round-trip delay, set at runtime
-    (tl-net delay, network.py): it takes the database's name on the stack's network, so the
-    nodes' data sources reach the database through it, and forwards to the database's other
-    name. Its echo route leads to the database's echo server on the same path, which is how
-    the added delay is read back."""
+class LinkProxy(LabContainer):
+    """A TCP proxy in front of a database that stands for the network between it and the nodes:
+    it adds a round-trip delay and caps the link's rate, both set at runtime (tl-net delay,
+    network.py). It takes the database's name on the stack's network, so the nodes' data
+    sources reach the database through it, and forwards to the database's other name. Its echo
+    and sink routes lead to the database's echo server and sink on the same path (the same
+    delay, the same link), which is how the delay and the rate are read back."""
 
     def __init__(self, behind: str, tool: bytes, image: str = images.DB):
         # tl-net is a static binary: any image runs it, and every stack has the database's
         # (on a swarm's host too), so the proxy brings no image of its own
         super().__init__(image, "proxy")
         self.behind = behind
-        routes = [f"-route=:{port}={behind}:{port}" for port in (5432, ECHO_PORT)]
+        routes = [f"-route=:{port}={behind}:{port}" for port in (5432, ECHO_PORT, SINK_PORT)]
         self.with_copy_into_container(tool, NETWORK_TOOL, 0o755)
         self._create_options["entrypoint"] = [NETWORK_TOOL, "delay", *routes]
         self.waiting_for(LogMessageWaitStrategy("tl-net: delaying")
@@ -503,6 +504,10 @@ class DelayProxy(LabContainer):
     def set_delay_us(self, delay_us: int) -> dict:
         """Set the added round trip; the proxy's own report of what it now adds."""
         return json.loads(self.run([NETWORK_TOOL, "set", f"-delay-us={int(delay_us)}"]))
+
+    def set_rate_kbit(self, rate_kbit: int) -> dict:
+        """Cap the link's rate in each direction (0: no cap); the proxy's report."""
+        return json.loads(self.run([NETWORK_TOOL, "set", f"-rate-kbit={int(rate_kbit)}"]))
 
     def state(self) -> dict:
         return json.loads(self.run([NETWORK_TOOL, "get"]))

@@ -5,8 +5,8 @@ database's own address), and the rate a node can push to a database.
 
 On one engine the tiers talk over a bridge inside one kernel (tens of microseconds); on a
 swarm's hosts over an overlay network between them. A recipe that asks the thesis's question
-of a real network sets an added delay between nodes and a database (changes/network_delay.py)
-and reads it back with the same round trip.
+of a real network sets an added delay or a rate cap between nodes and a database
+(changes/network_link.py) and reads it back with the same round trip or push.
 
 The measuring tool is tl-net (tools/tl-net, built by set-up): one static binary copied into
 the containers it measures from and to. On the databases it answers as an echo server and a
@@ -20,7 +20,7 @@ import json
 from . import layout
 
 __all__ = ["ECHO_PORT", "SINK_PORT", "TOOL", "binary", "echo_round_trip", "install", "measure",
-           "serve"]
+           "push_rate", "serve"]
 
 TOOL = "/usr/local/bin/tl-net"  # where it goes in a container
 ECHO_PORT, SINK_PORT = 9998, 9999  # its echo server and sink on a database
@@ -74,6 +74,12 @@ def handshake_round_trip(container, to: str, n: int = 50) -> dict:
     return _tool(container, "rtt", "-to", to, "-n", str(n))
 
 
+def push_rate(container, to: str, n_bytes: int = BANDWIDTH_BYTES) -> dict:
+    """``n_bytes`` pushed from ``container`` to a sink at ``to`` (host:port) on one connection:
+    {"mbit_s", "bytes", "seconds"}, timed until the sink has read them all."""
+    return _tool(container, "send", "-to", to, "-bytes", str(int(n_bytes)))
+
+
 def measure(stack, target: str, progress=print) -> dict:
     """The stack's network at the start of a run: {path: reading}, each reading in
     microseconds (round trips) or Mbit/s (rate)."""
@@ -87,7 +93,7 @@ def measure(stack, target: str, progress=print) -> dict:
         out[f"{first} -> {name}"] = echo_round_trip(node, f"{name}:{ECHO_PORT}")
         if name in stack.proxies:  # the name leads through the proxy; its address does not
             out[f"{first} -> {name} (direct)"] = echo_round_trip(node, f"{direct}:{ECHO_PORT}")
-        rate = _tool(node, "send", "-to", f"{direct}:{SINK_PORT}", "-bytes", str(BANDWIDTH_BYTES))
+        rate = push_rate(node, f"{direct}:{SINK_PORT}")
         out[f"{first} -> {name} rate"] = {"mbit_s": rate["mbit_s"], "bytes": rate["bytes"]}
     progress("network: " + "; ".join(_text(path, reading) for path, reading in out.items()))
     return out

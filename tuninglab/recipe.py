@@ -84,10 +84,12 @@ CHANGE_KEYS = {
     "node-image": ("node_image",),
     "jvm-agent": ("agent", "agent_options"),
     "network-delay": ("delay_ms", "delayed"),
+    "network-rate": ("rate_mbit", "capped"),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (), "jvm-agent": ("agent",),
-                   "database-split": ("deployment",), "network-delay": ("delay_ms",)}
+                   "database-split": ("deployment",), "network-delay": ("delay_ms",),
+                   "network-rate": ("rate_mbit",)}
 # Change kinds whose arms choose which of the app's deployments they drive.
 DEPLOYMENT_KINDS = ("deployment", "database-split")
 # Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
@@ -221,6 +223,8 @@ class Change:
     agent_options: str | None = None  # kind jvm-agent: its options, after -agentpath:<lib>=
     delay_ms: float | str | None = None  # kind network-delay: the added round trip (or {value})
     delayed: str | None = None  # kind network-delay: the database behind it (default: the first)
+    rate_mbit: float | str | None = None  # kind network-rate: the link's cap (0: none; or {value})
+    capped: str | None = None  # kind network-rate: the database behind it (default: the first)
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
@@ -1356,6 +1360,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         agent_options=change.get("agent_options"),
         delay_ms=change.get("delay_ms"),
         delayed=change.get("delayed"),
+        rate_mbit=change.get("rate_mbit"),
+        capped=change.get("capped"),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
         network={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}

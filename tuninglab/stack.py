@@ -32,7 +32,7 @@ from testcontainers.core.network import Network
 from . import (apps, cgroups, cleanup, disk_limits, images, interference, network, seeding,
                stackpool)
 from . import placement as placements
-from .containers import (DERIVED_CONFIGS, Balancer, DelayProxy, LoadGenerator, PostgresNode,
+from .containers import (DERIVED_CONFIGS, Balancer, LinkProxy, LoadGenerator, PostgresNode,
                          StartupError, WildFlyNode, read_image_file)
 from .drivers import driver_for
 from .management import (ManagementClient, ManagementError, apply_operations,
@@ -121,7 +121,7 @@ class StackConfig:
     # changes/network_delay.py sets it per arm): the proxy takes the database's name. It runs
     # on proxy_cpuset: its CPU is an artefact of this machine (a real network costs neither
     # end's CPU), kept off the core the database shares with the load generator.
-    delayed: tuple[str, ...] = ()
+    proxied: tuple[str, ...] = ()
     proxy_cpuset: str = "1"
 
     @property
@@ -153,7 +153,7 @@ class Stack:
         self.placement = placement or placements.current()
         self.spread = self.placement.kind != "local"
         # nor is one with a delaying proxy (the pool's record has no place for it)
-        reuse = reuse and not self.spread and not config.delayed
+        reuse = reuse and not self.spread and not config.proxied
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
@@ -187,7 +187,7 @@ class Stack:
         self.loadgen: LoadGenerator | None = None
         self.nodes: dict[str, WildFlyNode] = {}
         self.balancers: dict[str, Balancer] = {}
-        self.proxies: dict[str, DelayProxy] = {}  # by the database each is in front of
+        self.proxies: dict[str, LinkProxy] = {}  # by the database each is in front of
         self.node_configs: dict[str, NodeConfig] = {}
         self._management: dict[str, ManagementClient] = {}
         self._meters: dict[str, cgroups.ContainerMeter] = {}
@@ -443,18 +443,18 @@ class Stack:
         config = self.config
         self.databases = {
             name: self._place(PostgresNode(self.db_image).on(self.network, _behind(name)
-                                                            if name in config.delayed else name)
+                                                            if name in config.proxied else name)
                               .with_cpuset(config.db_cpuset)
                               .with_cpu_quota(config.db_cpus, CPU_PERIOD_US)
                               .with_memory(config.db_memory)
                               .with_labels(self.scope.labels(name)), name, "database")
             for name in config.databases}
         self.proxies = {
-            name: self._place(DelayProxy(_behind(name), network.binary(), self.db_image)
+            name: self._place(LinkProxy(_behind(name), network.binary(), self.db_image)
                               .on(self.network, name).with_cpuset(config.proxy_cpuset)
                               .with_memory("128m")
                               .with_labels(self.scope.labels(f"proxy:{name}")), name, "database")
-            for name in config.delayed}
+            for name in config.proxied}
         self._meters = {k: m for k, m in self._meters.items()
                         if k not in self.databases and k not in self.proxy_roles()}
         return [*self.databases.values(), *self.proxies.values()]
@@ -847,7 +847,7 @@ PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy"
 
 
 def _behind(name: str) -> str:
-    """The name a delayed database answers to behind its proxy, which takes its own."""
+    """The name a proxied database answers to behind its proxy, which takes its own."""
     return f"{name}-direct"
 
 

@@ -4,8 +4,10 @@
 //	tl-net echo  -listen :PORT                   send back what arrives (the other end of -echo)
 //	tl-net send  -to HOST:PORT [-bytes N]        bytes pushed to a sink, and the rate, as JSON
 //	tl-net sink  -listen :PORT                   accept and discard (the other end of send)
-//	tl-net delay -route :PORT=HOST:PORT ...      a TCP proxy that adds a delay, set at runtime
-//	tl-net set   -delay-us N                     set a running proxy's delay; prints its state
+//	tl-net delay -route :PORT=HOST:PORT ...      a TCP proxy that adds a delay and caps the
+//	                                             rate, both set at runtime
+//	tl-net set   [-delay-us N] [-rate-kbit N]    set a running proxy's delay or rate cap (0:
+//	                                             none); prints its state
 //	tl-net get                                   a running proxy's state, as JSON
 //
 // rtt times the TCP handshake by default (connect returns once the SYN-ACK is back: one round
@@ -15,8 +17,13 @@
 //
 // Why a proxy and not the kernel: this machine's kernel has no netem queueing discipline, so an
 // added delay has to be added by a process in the path. The proxy delays each chunk by half
-// the round-trip delay in each direction, keeping order, and adds no bandwidth limit; all its
-// routes share the one delay, so an echo route beside the database's measures what the
+// the round-trip delay in each direction, keeping order. With a rate cap it is a link of that
+// rate in each direction, shared by all its connections as one wire is: a chunk leaves once
+// the chunks before it have been sent at the rate, and the proxy stops reading while more than
+// a few milliseconds of data wait for the wire, so TCP's flow control slows the sender as a
+// full switch buffer would (tbf would do this in the kernel, but only for what leaves a
+// container, and the proxy is already in the path). All its routes share the one delay and
+// the one link, so an echo route and a sink route beside the database's measure what the
 // database's connections get.
 package main
 
@@ -52,7 +59,10 @@ func main() {
 	flags.Var(&routes, "route", "LISTEN=HOST:PORT, one per route (delay)")
 	size := flags.Int64("bytes", 32<<20, "bytes to send")
 	delayUs := flags.Int64("delay-us", 0, "the round trip's added delay, in microseconds")
+	rateKbit := flags.Int64("rate-kbit", 0, "the link's rate in each direction, kbit/s (0: none)")
 	flags.Parse(os.Args[2:])
+	given := map[string]bool{}
+	flags.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	switch os.Args[1] {
 	case "rtt":
 		need(*to != "", "rtt needs -to HOST:PORT")
@@ -68,9 +78,15 @@ func main() {
 		serve(*listen, func(conn net.Conn) { io.Copy(conn, conn) })
 	case "delay":
 		need(len(routes) > 0, "delay needs at least one -route :PORT=HOST:PORT")
-		proxy(routes, *delayUs)
+		proxy(routes, *delayUs, *rateKbit)
 	case "set":
-		call(http.MethodPut, "/delay?us="+strconv.FormatInt(*delayUs, 10))
+		need(given["delay-us"] || given["rate-kbit"], "set needs -delay-us N or -rate-kbit N")
+		if given["delay-us"] {
+			call(http.MethodPut, "/delay?us="+strconv.FormatInt(*delayUs, 10))
+		}
+		if given["rate-kbit"] {
+			call(http.MethodPut, "/rate?kbit="+strconv.FormatInt(*rateKbit, 10))
+		}
 	case "get":
 		call(http.MethodGet, "/delay")
 	default:
@@ -180,19 +196,54 @@ func serve(listen string, handle func(net.Conn)) {
 
 type state struct {
 	delay       atomic.Int64 // the round trip's added delay, microseconds
+	rate        atomic.Int64 // the link's rate in each direction, kbit/s; 0: no cap
+	up, down    wire         // client -> server, server -> client: one link each way
 	connections atomic.Int64 // open now
 	accepted    atomic.Int64
 	bytes       atomic.Int64
 }
 
 func (s *state) report() map[string]any {
-	return map[string]any{"delay_us": s.delay.Load(), "connections": s.connections.Load(),
-		"accepted": s.accepted.Load(), "bytes": s.bytes.Load()}
+	return map[string]any{"delay_us": s.delay.Load(), "rate_kbit": s.rate.Load(),
+		"connections": s.connections.Load(), "accepted": s.accepted.Load(),
+		"bytes": s.bytes.Load()}
 }
 
-func proxy(routes []string, delayUs int64) {
+// wire is one direction of a capped link: the time it is free to send the next chunk.
+type wire struct {
+	sync.Mutex
+	free time.Time
+}
+
+// backlog is how much data may wait for a capped wire before the proxy stops reading: a
+// switch port's buffer of a few milliseconds, so the sender's TCP sees the link's rate instead
+// of an unbounded buffer that would hide it.
+const backlog = 5 * time.Millisecond
+
+// send books n bytes on the wire at the rate, from ready on; returns when they have left it.
+func (w *wire) send(n int, kbit int64, ready time.Time) time.Time {
+	w.Lock()
+	defer w.Unlock()
+	if w.free.Before(ready) {
+		w.free = ready
+	}
+	w.free = w.free.Add(time.Duration(int64(n) * 8 * int64(time.Millisecond) / kbit))
+	return w.free
+}
+
+// chunkSize is how much a pipe reads at once: 32 KiB, or a millisecond of a capped link (at
+// least one Ethernet frame's payload), so that the cap paces the data smoothly.
+func chunkSize(kbit int64) int {
+	if kbit <= 0 {
+		return 32 << 10
+	}
+	return min(32<<10, max(1460, int(kbit/8)))
+}
+
+func proxy(routes []string, delayUs, rateKbit int64) {
 	s := &state{}
 	s.delay.Store(delayUs)
+	s.rate.Store(rateKbit)
 	for _, route := range routes {
 		listen, to, ok := strings.Cut(route, "=")
 		need(ok && listen != "" && to != "", "a route is LISTEN=HOST:PORT, not "+route)
@@ -200,7 +251,8 @@ func proxy(routes []string, delayUs int64) {
 		if err != nil {
 			fail(err.Error())
 		}
-		fmt.Printf("tl-net: delaying %s -> %s by %d us\n", listen, to, delayUs)
+		fmt.Printf("tl-net: delaying %s -> %s by %d us, rate cap %d kbit/s\n", listen, to,
+			delayUs, rateKbit)
 		go forward(s, l, to)
 	}
 	controlServer(s)
@@ -222,8 +274,8 @@ func forward(s *state, l net.Listener, to string) {
 			s.connections.Add(1)
 			var done sync.WaitGroup
 			done.Add(2)
-			go func() { pipe(s, client, server); done.Done() }()
-			go func() { pipe(s, server, client); done.Done() }()
+			go func() { pipe(s, client, server, &s.up); done.Done() }()
+			go func() { pipe(s, server, client, &s.down); done.Done() }()
 			done.Wait()
 			s.connections.Add(-1)
 		}()
@@ -236,17 +288,28 @@ type chunk struct {
 }
 
 // pipe copies from src to dst, each chunk written half the round trip's delay after it was
-// read, in order; the delay is read per chunk, so a change takes effect at once.
-func pipe(s *state, src, dst net.Conn) {
+// read and, with a rate cap, once the wire has sent it, in order; the delay and the rate are
+// read per chunk, so a change takes effect at once.
+func pipe(s *state, src, dst net.Conn, link *wire) {
 	queue := make(chan chunk, 4096)
 	go func() {
 		defer close(queue)
 		for {
-			buffer := make([]byte, 32<<10)
+			kbit := s.rate.Load()
+			buffer := make([]byte, chunkSize(kbit))
 			n, err := src.Read(buffer)
 			if n > 0 {
-				half := time.Duration(s.delay.Load()) * time.Microsecond / 2
-				queue <- chunk{buffer[:n], time.Now().Add(half)}
+				now := time.Now()
+				due := now.Add(time.Duration(s.delay.Load()) * time.Microsecond / 2)
+				if kbit > 0 {
+					sent := link.send(n, kbit, due)
+					// the wire's queue is full: stop reading until it drains to the buffer
+					if waiting := sent.Sub(due); waiting > backlog {
+						pause(waiting - backlog)
+					}
+					due = sent
+				}
+				queue <- chunk{buffer[:n], due}
 			}
 			if err != nil {
 				return
@@ -278,17 +341,22 @@ func pause(d time.Duration) {
 }
 
 func controlServer(s *state) {
-	http.HandleFunc("/delay", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPut {
-			us, err := strconv.ParseInt(r.URL.Query().Get("us"), 10, 64)
-			if err != nil || us < 0 || us > 1_000_000 {
-				http.Error(w, "us must be 0 to 1000000", http.StatusBadRequest)
-				return
+	setting := func(path, key string, limit int64, into *atomic.Int64) {
+		http.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPut {
+				v, err := strconv.ParseInt(r.URL.Query().Get(key), 10, 64)
+				if err != nil || v < 0 || v > limit {
+					http.Error(w, fmt.Sprintf("%s must be 0 to %d", key, limit),
+						http.StatusBadRequest)
+					return
+				}
+				into.Store(v)
 			}
-			s.delay.Store(us)
-		}
-		json.NewEncoder(w).Encode(s.report())
-	})
+			json.NewEncoder(w).Encode(s.report())
+		})
+	}
+	setting("/delay", "us", 1_000_000, &s.delay)
+	setting("/rate", "kbit", 100_000_000, &s.rate)
 	if err := http.ListenAndServe(control, nil); err != nil {
 		fail(err.Error())
 	}

@@ -20,6 +20,7 @@ from .jdk import JdkChange
 from .jvm_agent import JvmAgentChange
 from .jvm_options import JvmOptionsChange
 from .network_delay import NetworkDelayChange
+from .network_rate import NetworkRateChange
 from .node_image import NodeImageChange
 from .ladder import LadderChange
 from .none import NoChange
@@ -33,7 +34,7 @@ KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, ClientJvmOptionsChange, LadderChange, BalancerPolicyChange,
     ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange,
-    JvmAgentChange, NetworkDelayChange)}
+    JvmAgentChange, NetworkDelayChange, NetworkRateChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:
