@@ -12,7 +12,7 @@ import socket
 import subprocess
 from importlib import metadata
 
-from . import layout
+from . import cpuinfo, layout
 from .drivers import driver_for
 from .management import ManagementError
 from .management import PLATFORM_GC as GC
@@ -24,18 +24,9 @@ from .stack import Stack
 
 
 def machine() -> dict:
-    return {"host": socket.gethostname(), "cpu_model": _cpu_model(), "cpus": os.cpu_count(),
-            "kernel": platform.release(), "python": platform.python_version()}
-
-
-def _cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+    return {"host": socket.gethostname(), "cpu_model": cpuinfo.this_machine(),
+            "cpus": os.cpu_count(), "kernel": platform.release(),
+            "python": platform.python_version()}
 
 
 # What a measurement depends on: a change to any of these between the commit and the run makes

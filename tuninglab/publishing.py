@@ -7,6 +7,9 @@ each committed as it lands.
     bash scripts/publish.sh --resume         the queue an interruption left (.build/publish-queue.json)
     bash scripts/publish.sh --dry-run ...    the queue, its order and its estimated time; nothing runs
     bash scripts/publish.sh --repeat 3 aa-noise   each recipe three times in a row (an A/A series)
+    bash scripts/publish.sh --placement placements/FILE.toml <id> ...
+                                             the runs on a Docker Swarm's hosts (tuninglab run
+                                             --placement); --resume keeps the queue's placement
 
 Each recipe runs by executing its notebook in the full profile (the notebook then shows that
 run), into a temporary copy so a failed run leaves the published outputs alone; its new result
@@ -18,6 +21,12 @@ for the host to be quiet (quiet.py). A run that ends well hands its warm stack t
 of the same kind (``TUNINGLAB_REUSE_STACKS``; stackpool.py, and the full profile's
 ``reuse_runs``); whatever is parked when the queue ends, or is interrupted, is removed. The
 site is built at the end.
+
+With a placement every run of the queue puts its roles on the swarm's hosts (the placement
+file is checked against the swarm before the first run, and kept in the queue's state). A
+stack spread over hosts is not parked for the next run, and the quiet wait reads this machine
+only: each run reads every host's interference itself, per machine, and the result names the
+host of every role.
 """
 from __future__ import annotations
 
@@ -31,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import layout, quiet, stackpool, staleness, store
+from . import layout, placement, quiet, stackpool, staleness, store
 from .recipe import Recipe, discover_recipes, find_recipe
 from .result import headline
 
@@ -79,7 +88,17 @@ def _clean_tree(root: Path) -> bool:
 RUN_TIMEOUT_S = 4 * 3600
 
 
-def _execute(notebook: Path) -> bool:
+def run_environment(placement_file: str | None) -> dict[str, str]:
+    """The environment a queued notebook runs in: the full profile, stacks handed on, and the
+    queue's placement (or none: everything on the environment's engine)."""
+    env = {**os.environ, "TUNINGLAB_PROFILE": "full", stackpool.ENV: "1"}
+    env.pop(placement.ENV, None)  # the queue's own, not one left in the shell
+    if placement_file:
+        env[placement.ENV] = placement_file
+    return env
+
+
+def _execute(notebook: Path, placement_file: str | None = None) -> bool:
     """Run the notebook in the full profile into a temporary copy; replace the published one
     only when the run succeeded. The run may take over the stack the previous one parked."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,8 +106,7 @@ def _execute(notebook: Path) -> bool:
                                     "notebook", "--execute", "--output-dir", tmp,
                                     f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_S}",
                                     str(notebook)],
-                                   env={**os.environ, "TUNINGLAB_PROFILE": "full",
-                                        stackpool.ENV: "1"})
+                                   env=run_environment(placement_file))
         try:
             returncode = process.wait()
         except KeyboardInterrupt:
@@ -188,7 +206,28 @@ def _queue_from(args, root: Path, results_dir: Path, state_path: Path) -> tuple[
         recipes = [r for r in discover_recipes(recipes_dir)
                    if staleness.why_stale(r, results_dir, stack_inputs=inputs)]
     queue = [r.id for r in order(recipes) for _ in range(max(1, args.repeat))]
-    return queue, {"queue": queue, "done": [], "failed": [], "started": time.time()}
+    return queue, {"queue": queue, "done": [], "failed": [], "started": time.time(),
+                   "placement": _placement_file(args.placement)}
+
+
+def _placement_file(path: Path | None) -> str | None:
+    """The placement file as the runs will read it (absolute), checked against its swarm now:
+    a placement that cannot be used stops the queue before its first run, with the reason."""
+    if path is None:
+        return None
+    resolved = str(path.resolve())
+    previous = os.environ.get(placement.ENV)
+    os.environ[placement.ENV] = resolved
+    try:
+        placement.current()
+    except placement.PlacementError as exc:
+        raise SystemExit(f"publish: {exc}") from None
+    finally:
+        if previous is None:
+            os.environ.pop(placement.ENV, None)
+        else:
+            os.environ[placement.ENV] = previous
+    return resolved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,7 +238,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="run each recipe N times in a row (an A/A series)")
+    parser.add_argument("--placement", type=Path, default=None, metavar="FILE",
+                        help="run on a Docker Swarm's hosts by the constraints of this file")
     args = parser.parse_args(argv)
+    if args.resume and args.placement is not None:
+        raise SystemExit("publish: --resume runs the rest of a queue on the placement it was "
+                         "started with; --placement cannot change it")
     root, results_dir = layout.REPO_ROOT, layout.results_dir()
     state_path = root / ".build" / STATE
     queue, state = _queue_from(args, root, results_dir, state_path)
@@ -207,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     estimates = {i: estimate_s(recipes[i], results_dir) for i in queue}  # read once
     left = sum(estimates[i] for i in queue)  # by place: a repeated recipe counts each time
     print(f"publish: {len(queue)} recipe(s) in the queue, about {left / 3600:.1f} h: "
-          f"{', '.join(queue) or 'none'}")
+          f"{', '.join(queue) or 'none'}"
+          + (f"; on the hosts of {state['placement']}" if state.get("placement") else ""))
     if args.dry_run or not queue:
         return 0
     if not _clean_tree(root):
@@ -265,7 +310,7 @@ def _run_queue(root: Path, results_dir: Path, state_path: Path, queue: list[str]
         began = time.monotonic()
         print(f"publish: [{n}/{len(queue)}] {recipe.id}, about {left / 60:.0f} min left in the "
               f"queue", flush=True)
-        ok = _execute(notebook)
+        ok = _execute(notebook, state.get("placement"))
         new = sorted(set(store.list_results(results_dir, recipe.id)) - before)
         minutes = (time.monotonic() - began) / 60
         if ok and new:

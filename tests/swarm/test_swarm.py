@@ -100,6 +100,9 @@ def test_a_recipe_runs_across_the_hosts_in_the_quick_profile(tmp_path):
     hosts = result["provenance"]["placement"]["hosts"]
     assert hosts["kind"] == "swarm"
     assert set(hosts["roles"].values()) == {"tl-h1", "tl-h2", "tl-h3"}
+    # each host's CPU model, read through a container there (the test hosts share this CPU)
+    assert {h["cpu_model"] for h in hosts["hosts"].values()} == {
+        result["provenance"]["cpu_model"]}
     network = result["provenance"]["network"]
     assert network["app-1 -> db"]["median_us"] > 0  # over the overlay, tl-h2 to tl-h1
     assert all(t["status"] != "failed" for t in result["trials"])

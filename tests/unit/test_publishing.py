@@ -208,3 +208,30 @@ def test_a_queue_stopped_by_a_signal_says_so_clears_its_stack_and_leaves_no_trac
     assert cleared == [True]
     assert ("publish: stopped by signal 2; the results committed so far stay; the rest: "
             "bash scripts/publish.sh --resume") in capsys.readouterr().err
+
+
+def test_a_queue_on_a_placement_runs_every_notebook_there_and_none_without_one(monkeypatch):
+    monkeypatch.setenv("TUNINGLAB_PLACEMENT", "/left/in/the/shell.toml")
+    on_swarm = publishing.run_environment("/work/placements/hosts.toml")
+    assert on_swarm["TUNINGLAB_PLACEMENT"] == "/work/placements/hosts.toml"
+    assert on_swarm["TUNINGLAB_PROFILE"] == "full"
+    assert "TUNINGLAB_PLACEMENT" not in publishing.run_environment(None)
+
+
+def test_a_placement_that_cannot_be_used_stops_the_queue_before_its_first_run(tmp_path, capsys):
+    started = []
+    try:
+        publishing.main(["--dry-run", "--placement", str(tmp_path / "nope.toml"), "aa-noise"])
+    except SystemExit as stop:
+        started.append(str(stop))
+    assert started == [f"publish: {tmp_path / 'nope.toml'}: no such placement file"]
+    assert "recipe(s) in the queue" not in capsys.readouterr().out
+
+
+def test_resume_keeps_the_placement_the_queue_started_with():
+    try:
+        publishing.main(["--resume", "--placement", "placements/test-hosts.toml"])
+    except SystemExit as stop:
+        assert "--placement cannot change it" in str(stop)
+    else:
+        raise AssertionError("--resume took another placement")
