@@ -26,6 +26,8 @@ from . import images
 from .network import ECHO_PORT, SINK_PORT, TOOL as NETWORK_TOOL
 from .safety import jvm_options as safety_jvm_options
 
+JGROUPS_PORT = 7600  # the jgroups-tcp socket binding of standalone-ha.xml
+
 
 class StartupError(RuntimeError):
     pass
@@ -483,23 +485,36 @@ class LoadGenerator(LabContainer):
 
 
 class LinkProxy(LabContainer):
-    """A TCP proxy in front of a database that stands for the network between it and the nodes:
-    it adds a round-trip delay and caps the link's rate, both set at runtime (tl-net delay,
-    network.py). It takes the database's name on the stack's network, so the nodes' data
-    sources reach the database through it, and forwards to the database's other name. Its echo
-    and sink routes lead to the database's echo server and sink on the same path (the same
-    delay, the same link), which is how the delay and the rate are read back."""
+    """A TCP proxy that stands for the network on a path: it adds a round-trip delay and caps
+    the link's rate, both set at runtime (tl-net delay, network.py). In front of a database it
+    takes the database's name on the stack's network, so the nodes' data sources reach the
+    database through it (``database_routes``); between a cluster's nodes each node tells the
+    others to reach it at a port of the proxy (``cluster_routes``). Its echo and sink routes
+    lead to an echo server and a sink at the far end on the same path (the same delay, the same
+    link), which is how the delay and the rate are read back."""
 
-    def __init__(self, behind: str, tool: bytes, image: str = images.DB):
+    def __init__(self, routes: dict[int, str], tool: bytes, image: str = images.DB):
         # tl-net is a static binary: any image runs it, and every stack has the database's
         # (on a swarm's host too), so the proxy brings no image of its own
         super().__init__(image, "proxy")
-        self.behind = behind
-        routes = [f"-route=:{port}={behind}:{port}" for port in (5432, ECHO_PORT, SINK_PORT)]
+        self.routes = dict(routes)  # {port it listens on: "host:port" it forwards to}
         self.with_copy_into_container(tool, NETWORK_TOOL, 0o755)
-        self._create_options["entrypoint"] = [NETWORK_TOOL, "delay", *routes]
+        self._create_options["entrypoint"] = [
+            NETWORK_TOOL, "delay", *(f"-route=:{port}={to}" for port, to in self.routes.items())]
         self.waiting_for(LogMessageWaitStrategy("tl-net: delaying")
                          .with_startup_timeout(20).with_poll_interval(0.1))
+
+    @staticmethod
+    def database_routes(behind: str) -> dict[int, str]:
+        """PostgreSQL's port and the measuring tool's, each to the database's other name."""
+        return {port: f"{behind}:{port}" for port in (5432, ECHO_PORT, SINK_PORT)}
+
+    @staticmethod
+    def cluster_routes(nodes: list[str]) -> dict[int, str]:
+        """A port per node (JGROUPS_PORT + its place, 1 on) to the node's JGroups port, and the
+        measuring tool's ports to the last node (the far end, seen from the first)."""
+        routes = {JGROUPS_PORT + n: f"{node}:{JGROUPS_PORT}" for n, node in enumerate(nodes, 1)}
+        return routes | {port: f"{nodes[-1]}:{port}" for port in (ECHO_PORT, SINK_PORT)}
 
     def set_delay_us(self, delay_us: int) -> dict:
         """Set the added round trip; the proxy's own report of what it now adds."""

@@ -29,8 +29,8 @@ from typing import Callable
 import docker
 from testcontainers.core.network import Network
 
-from . import (apps, cgroups, cleanup, disk_limits, images, interference, network, seeding,
-               stackpool)
+from . import (apps, cgroups, cleanup, cpuinfo, disk_limits, images, interference, network,
+               seeding, stackpool)
 from . import placement as placements
 from .containers import (DERIVED_CONFIGS, Balancer, LinkProxy, LoadGenerator, PostgresNode,
                          StartupError, WildFlyNode, read_image_file)
@@ -123,6 +123,10 @@ class StackConfig:
     # end's CPU), kept off the core the database shares with the load generator.
     proxied: tuple[str, ...] = ()
     proxy_cpuset: str = "1"
+    # A cluster's nodes reach each other through a proxy of the same kind (LINK): each node
+    # tells the others to reach it there (JGroups' external address and port), so every
+    # message between two nodes crosses the proxy once, whichever node opened the connection.
+    linked_nodes: bool = False
 
     @property
     def shared_cpus(self) -> set[int]:
@@ -152,8 +156,8 @@ class Stack:
         # stack spread over hosts is not parked for reuse (its kind would name the hosts).
         self.placement = placement or placements.current()
         self.spread = self.placement.kind != "local"
-        # nor is one with a delaying proxy (the pool's record has no place for it)
-        reuse = reuse and not self.spread and not config.proxied
+        # nor is one with a link proxy (the pool's record has no place for it)
+        reuse = reuse and not self.spread and not config.proxied and not config.linked_nodes
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
@@ -161,7 +165,7 @@ class Stack:
         # the image the load generator starts from: its driver's (k6's, or a client JVM's)
         self.loadgen_image = driver_for(self.app_under_test).image
         self.progress = progress
-        self.initial_nodes = dict(nodes or {})
+        self.initial_nodes = self._linked(dict(nodes or {}))
         # reuse: take a parked stack of the same kind if there is one, and park this one when
         # the run ends well (keep()); stackpool.py. pool_extra: what the run adds to the stack
         # after it starts (a cluster's balancer), part of its kind. reuse_runs: how many runs
@@ -187,7 +191,8 @@ class Stack:
         self.loadgen: LoadGenerator | None = None
         self.nodes: dict[str, WildFlyNode] = {}
         self.balancers: dict[str, Balancer] = {}
-        self.proxies: dict[str, LinkProxy] = {}  # by the database each is in front of
+        # by the database each is in front of; LINK: the one between the nodes
+        self.proxies: dict[str, LinkProxy] = {}
         self.node_configs: dict[str, NodeConfig] = {}
         self._management: dict[str, ManagementClient] = {}
         self._meters: dict[str, cgroups.ContainerMeter] = {}
@@ -278,7 +283,8 @@ class Stack:
                                    .with_cpuset(self.config.loadgen_cpuset)
                                    .with_labels(self.scope.labels("loadgen")),
                                    "loadgen", "loadgen")
-        self._start_together([*self._new_databases(), self.loadgen], nodes)
+        self._start_together([*self._new_databases(), self.loadgen, *self._new_link(nodes)],
+                             nodes)
         if self.reuse:
             self.save_pristine()
         self.started_in_s = time.monotonic() - began
@@ -450,7 +456,8 @@ class Stack:
                               .with_labels(self.scope.labels(name)), name, "database")
             for name in config.databases}
         self.proxies = {
-            name: self._place(LinkProxy(_behind(name), network.binary(), self.db_image)
+            name: self._place(LinkProxy(LinkProxy.database_routes(_behind(name)),
+                                        network.binary(), self.db_image)
                               .on(self.network, name).with_cpuset(config.proxy_cpuset)
                               .with_memory("128m")
                               .with_labels(self.scope.labels(f"proxy:{name}")), name, "database")
@@ -458,6 +465,33 @@ class Stack:
         self._meters = {k: m for k, m in self._meters.items()
                         if k not in self.databases and k not in self.proxy_roles()}
         return [*self.databases.values(), *self.proxies.values()]
+
+    def _linked(self, nodes: dict[str, NodeConfig]) -> dict[str, NodeConfig]:
+        """The nodes' configurations, each telling the others to reach it through the link
+        proxy (linked_nodes): its JGroups transport advertises the proxy's name and the node's
+        port there instead of its own address (JGroups reads both from system properties)."""
+        if not self.config.linked_nodes:
+            return nodes
+        ports = LinkProxy.cluster_routes(list(nodes))
+        port_of = {to.split(":")[0]: port for port, to in ports.items()
+                   if port not in (network.ECHO_PORT, network.SINK_PORT)}
+        return {name: config.with_changes(jvm_options=(
+                    f"{config.jvm_options} -Djgroups.external_addr={LINK_NAME} "
+                    f"-Djgroups.external_port={port_of[name]}"))
+                for name, config in nodes.items()}
+
+    def _new_link(self, nodes: dict[str, NodeConfig]) -> list:
+        """The proxy between the cluster's nodes (linked_nodes), started with them: it needs no
+        node to be up, and a node resolves its name when its channel starts."""
+        if not self.config.linked_nodes:
+            return []
+        proxy = LinkProxy(LinkProxy.cluster_routes(list(nodes)),
+                          network.binary(), self.db_image)
+        self.proxies[LINK] = self._place(
+            proxy.on(self.network, LINK_NAME).with_cpuset(self.config.proxy_cpuset)
+            .with_memory("128m").with_labels(self.scope.labels(f"proxy:{LINK}")), LINK, "node")
+        self._meters.pop(f"{LINK}{PROXY_SUFFIX}", None)
+        return [self.proxies[LINK]]
 
     @property
     def db(self) -> PostgresNode | None:
@@ -738,8 +772,25 @@ class Stack:
         return "" if not self.spread else f" ({self.placement.kind} placement)"
 
     def hosts(self) -> dict:
-        """Where the stack runs, for the result's provenance (placement.describe)."""
-        return self.placement.describe()
+        """Where the stack runs, for the result's provenance (placement.describe), with the CPU
+        model of every machine but this one (provenance.machine has it): Docker's info does
+        not give it, so it is read through one of the stack's containers there, whose
+        /proc/cpuinfo is its kernel's, as /proc/stat is (machines)."""
+        described = self.placement.describe()
+        if not self.spread:
+            if not self.local_engine:
+                described["cpu_model"] = self._cpu_model(self.meter_roles()[0])
+            return described
+        on_host = {}
+        for role in self.meter_roles():
+            on_host.setdefault(getattr(self._container(role), "engine", None).host, role)
+        for host, record in described.get("hosts", {}).items():
+            if host in on_host:
+                record["cpu_model"] = self._cpu_model(on_host[host])
+        return described
+
+    def _cpu_model(self, role: str) -> str:
+        return cpuinfo.model(self._container(role).run(["cat", "/proc/cpuinfo"]))
 
     # -- construction -------------------------------------------------------------------------
     def _container(self, role: str):
@@ -843,7 +894,8 @@ class Stack:
                                    f"{self.nodes[name].tail_logs()}") from None
 
 
-PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy"
+PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy"; between the nodes "nodes proxy"
+LINK, LINK_NAME = network.LINK, network.LINK_NAME
 
 
 def _behind(name: str) -> str:

@@ -69,6 +69,15 @@ def test_each_kind_puts_one_proxy_before_the_database_on_the_nodes_core():
         assert kind.stack_needs() == {"proxied": ("db",), "proxy_cpuset": recipe.stack.app_cpuset}
 
 
+def test_between_the_nodes_the_link_needs_a_cluster():
+    _, kind, plan = _kind("network-delay-database")
+    kind.link = "nodes"
+    assert kind.stack_needs()["linked_nodes"] is True
+    with pytest.raises(ValueError, match=r"change.delayed = 'nodes' needs a \[cluster\] of two or "
+                                         r"more nodes \(this recipe has 1\)"):
+        kind.check_arm(plan.arms[0])
+
+
 @pytest.mark.parametrize("pushed, ok", [(2.99, True), (2.3, True), (3.3, False), (2.0, False)])
 def test_a_capped_arm_is_in_effect_only_at_its_rate(measured, pushed, ok):
     _, kind, plan = _kind("network-rate-database")
@@ -99,8 +108,8 @@ def test_the_reference_has_no_cap_and_stores_what_flowed(measured):
     measured["push"] = 4450.0
     told, push = kind.read_back(_stack(proxy), "app", _arm(plan, 0))
     assert told.ok and push.ok and push.actual == "4.45e+03 Mbit/s"
-    assert kind.describe(_arm(plan, 0)) == "no cap on the link to db"
-    assert kind.describe(_arm(plan, 10)) == "the link to db capped at 10 Mbit/s"
+    assert kind.describe(_arm(plan, 0)) == "no cap on the link between the nodes and db"
+    assert kind.describe(_arm(plan, 10)) == "the link between the nodes and db capped at 10 Mbit/s"
 
 
 @pytest.mark.parametrize("excess_us, ok", [(1080, True), (975, True), (960, False)])
@@ -126,7 +135,7 @@ def test_a_value_outside_the_kinds_range_is_refused(name, value, message):
 
 def test_a_database_the_stack_does_not_have_is_refused():
     recipe, kind, plan = _kind("network-rate-database")
-    kind.database = "db-2"
+    kind.link = "db-2"
     with pytest.raises(ValueError, match="change.capped names 'db-2', not a database of the stack; "
-                                         "allowed: db"):
+                                         "allowed: db, or 'nodes'"):
         kind.check_arm(plan.arms[0])

@@ -37,7 +37,8 @@ def proxy():
     echo, sink, via_echo, via_sink = (_port() for _ in range(4))
     started = [subprocess.Popen([str(TOOL), "echo", "-listen", f"127.0.0.1:{echo}"]),
                subprocess.Popen([str(TOOL), "sink", "-listen", f"127.0.0.1:{sink}"]),
-               subprocess.Popen([str(TOOL), "delay", f"-route=127.0.0.1:{via_echo}=127.0.0.1:{echo}",
+               subprocess.Popen([str(TOOL), "delay",
+                                 f"-route=127.0.0.1:{via_echo}=127.0.0.1:{echo}",
                                  f"-route=127.0.0.1:{via_sink}=127.0.0.1:{sink}"],
                                 stdout=subprocess.DEVNULL)]
     for _ in range(100):

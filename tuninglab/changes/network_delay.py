@@ -1,27 +1,29 @@
-"""A slower network between the nodes and a database: a round-trip delay added on the path,
-the thesis's question of a real network (what a database round trip costs at 0.1, 1 or 5 ms).
+"""A slower network between the nodes and a database, or between a cluster's nodes: a
+round-trip delay added on the path, the thesis's question of a real network (what a database
+round trip or a replicated session write costs at 0.1, 1 or 5 ms).
 
 The proxy in the path (network_link.py) delays each chunk by half the delay each way. Read
 back before every trial, twice: the proxy's own report of the delay it adds, and a round trip
-timed from the node through the proxy to the database's echo server (network.py), whose
-excess over the direct path must be at least the delay (a sleep in the kernel wakes late,
-never early; the excess is stored, so the result shows the delay the arm really had).
+timed from the node through the proxy to the far end's echo server (network.py), whose excess
+over the direct path must be at least the delay (a sleep in the kernel wakes late, never
+early; the excess is stored, so the result shows the delay the arm really had). Between the
+nodes, also that the cluster's connections cross the proxy.
 """
 from __future__ import annotations
 
 from .. import network
 from ..plan import Arm
 from .checks import Check
-from .network_link import DatabaseLinkChange
+from .network_link import LinkChange
 
 # A round trip's median excess over the direct path may fall short of the set delay by this
 # much before the delay counts as not in effect (the two medians are read a moment apart).
 SHORT_US = 30.0
 
 
-class NetworkDelayChange(DatabaseLinkChange):
+class NetworkDelayChange(LinkChange):
     name = "network-delay"
-    database_key = "delayed"
+    link_key = "delayed"
     unit = "ms"
     maximum = 1000.0
 
@@ -33,31 +35,32 @@ class NetworkDelayChange(DatabaseLinkChange):
         return self.value(arm)
 
     def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
-        stack.proxies[self.database].set_delay_us(round(self.delay_ms(arm) * 1000))
+        stack.proxies[self.link].set_delay_us(round(self.delay_ms(arm) * 1000))
         return []
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         wanted_us = round(self.delay_ms(arm) * 1000)
-        told = stack.proxies[self.database].state()["delay_us"]
-        checks = [Check(f"the proxy before {self.database}: delay it adds", f"{wanted_us} us",
+        told = stack.proxies[self.link].state()["delay_us"]
+        checks = [Check(f"the proxy before {self.link}: delay it adds", f"{wanted_us} us",
                         f"{told} us", told == wanted_us)]
+        checks += self.connection_checks(stack)
         excess = self.measured_excess_us(stack, node)
-        checks.append(Check(f"round trip {node} -> {self.database}: excess over the direct path",
+        checks.append(Check(f"round trip {node} -> {self.link}: excess over the direct path",
                             f">= {wanted_us - SHORT_US:g} us", f"{excess:.0f} us",
                             excess >= wanted_us - SHORT_US))
         return checks
 
     def measured_excess_us(self, stack, node: str) -> float:
-        """Median round trip through the proxy less the median to the database's address."""
+        """Median round trip through the proxy less the median to the far end's address."""
         container = stack.nodes[node]
-        network.serve(stack.databases[self.database])
-        through = network.echo_round_trip(container, f"{self.database}:{network.ECHO_PORT}", 100)
-        direct = network.echo_round_trip(
-            container, f"{stack.address_of(self.database)}:{network.ECHO_PORT}", 100)
+        far, address = self.far_end(stack, node)
+        network.serve(far)
+        through = network.echo_round_trip(container, f"{self.through()}:{network.ECHO_PORT}", 100)
+        direct = network.echo_round_trip(container, f"{address}:{network.ECHO_PORT}", 100)
         return through["median_us"] - direct["median_us"]
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
             return (f"network-delay: {self.change.delay_ms} ms added to the round trip between "
-                    f"the nodes and {self.database}")
-        return f"{self.delay_ms(arm):g} ms added between the nodes and {self.database}"
+                    f"{self.ends()}")
+        return f"{self.delay_ms(arm):g} ms added between {self.ends()}"

@@ -1,36 +1,74 @@
-"""The network between the nodes and a database as a change: what the two network kinds share
-(network_delay.py, network_rate.py).
+"""The network between the nodes and a database, or between a cluster's nodes, as a change:
+what the two network kinds share (network_delay.py, network_rate.py).
 
 This machine's kernel has no netem queueing discipline, so the network is changed by a proxy
-in the path (containers.LinkProxy, tl-net): it takes the database's name, so the nodes' data
-sources reach the database through it in every arm, and only what it does to the traffic
-differs between arms, set at runtime before every trial. Since the one proxy serves every
-node, the arms take turns on one node (the shared layout, as a database setting does). A kind
-reads its setting back twice before every trial: the proxy's own report, and a measurement
-taken from the node through the proxy to the database's echo server or sink (network.py).
+in the path (containers.LinkProxy, tl-net). In front of a database it takes the database's
+name, so the nodes' data sources reach the database through it in every arm; between a
+cluster's nodes ("nodes"), each node's JGroups transport tells the others to reach it through
+the proxy (stack.Stack._linked). Only what the proxy does to the traffic differs between arms,
+set at runtime before every trial. Since the one proxy serves every node, the arms take turns
+on the same nodes (the shared layout, as a database setting does). A kind reads its setting
+back twice before every trial: the proxy's own report, and a measurement taken from a node
+through the proxy to the far end's echo server or sink (network.py): the database's, or the
+last node's.
 """
 from __future__ import annotations
 
+from .. import network
 from ..plan import DATABASE, Arm
 from .base import ChangeKind
+from .checks import Check
 
 
-class DatabaseLinkChange(ChangeKind):
+class LinkChange(ChangeKind):
     switch = DATABASE
     warms_every_arm = False  # the network is no code path of the server's
-    database_key = ""  # the recipe's change key naming the database (absent: the first)
+    link_key = ""  # the recipe's change key naming the link: a database (absent: the first)
     unit = ""  # of the arm's value, as the recipe gives it
     maximum = 0.0
 
     def __init__(self, recipe):
         super().__init__(recipe)
-        self.database = getattr(self.change, self.database_key) or recipe.stack.databases[0]
+        # the proxy's key in Stack.proxies: a database's name, or network.LINK (between the nodes)
+        self.link = getattr(self.change, self.link_key) or recipe.stack.databases[0]
+
+    @property
+    def between_nodes(self) -> bool:
+        return self.link == network.LINK
 
     def stack_needs(self) -> dict:
         # The proxy on the node's core, not the database's: beside the database and the load
         # generator it kept their core 85-93 % busy at 16 users, and 38 trials of the first
         # full delay run (5 December 2026) were disturbed by it; the node's quota leaves room.
-        return {"proxied": (self.database,), "proxy_cpuset": self.recipe.stack.app_cpuset}
+        where = {"proxy_cpuset": self.recipe.stack.app_cpuset}
+        if self.between_nodes:
+            return {"linked_nodes": True, **where}
+        return {"proxied": (self.link,), **where}
+
+    def far_end(self, stack, node: str) -> tuple[object, str]:
+        """The container at the far end of the link, and its address (not through the proxy),
+        as seen from ``node``: the database, or the cluster's last node."""
+        name = self.link if not self.between_nodes else list(stack.nodes)[-1]
+        container = stack.databases[name] if not self.between_nodes else stack.nodes[name]
+        return container, stack.address_of(name)
+
+    def through(self) -> str:
+        """The proxy's name on the stack's network (where a measurement through it goes)."""
+        return network.LINK_NAME if self.between_nodes else self.link
+
+    def ends(self) -> str:
+        """The link's two ends, in words."""
+        return "the cluster's nodes" if self.between_nodes else f"the nodes and {self.link}"
+
+    def connection_checks(self, stack) -> list[Check]:
+        """Between the nodes, proof that the cluster's traffic crosses the proxy: every node
+        but one holds a connection through it (JGroups keeps one open per pair of members)."""
+        if not self.between_nodes:
+            return []
+        held = stack.proxies[self.link].state()["connections"]
+        wanted = len(stack.nodes) - 1
+        return [Check("connections between the nodes through the link proxy", f">= {wanted}",
+                      str(held), held >= wanted)]
 
     def role_inputs(self) -> dict[str, tuple[str, ...]]:
         return {"link proxy": ("tools/tl-net/main.go", "tools/tl-net/go.mod")}
@@ -49,6 +87,12 @@ class DatabaseLinkChange(ChangeKind):
         value = self.value(arm)
         if not 0 <= value <= self.maximum:
             raise ValueError(f"{value:g} {self.unit}; allowed: 0 to {self.maximum:g} {self.unit}")
-        if self.database not in self.recipe.stack.databases:
-            raise ValueError(f"change.{self.database_key} names {self.database!r}, not a database "
-                             f"of the stack; allowed: {', '.join(self.recipe.stack.databases)}")
+        if self.between_nodes:
+            nodes = self.recipe.cluster.nodes if self.recipe.cluster else 1
+            if nodes < 2:
+                raise ValueError(f"change.{self.link_key} = {network.LINK!r} needs a [cluster] "
+                                 f"of two or more nodes (this recipe has {nodes})")
+        elif self.link not in self.recipe.stack.databases:
+            raise ValueError(f"change.{self.link_key} names {self.link!r}, not a database of "
+                             f"the stack; allowed: {', '.join(self.recipe.stack.databases)}, "
+                             f"or {network.LINK!r} (between a cluster's nodes)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from .. import network
 from ..plan import Arm
 from .checks import Check
-from .network_link import DatabaseLinkChange
+from .network_link import LinkChange
 
 # The pushed rate over the cap: TCP's slow start and the proxy's buffer of a few milliseconds
 # make it a little lower; above the cap by more than the timer's slack it is not in effect.
@@ -24,9 +24,9 @@ PUSH_S = 0.5  # a read-back pushes half a second's worth of the cap (at least PU
 PUSH_MIN_BYTES = 256 << 10
 
 
-class NetworkRateChange(DatabaseLinkChange):
+class NetworkRateChange(LinkChange):
     name = "network-rate"
-    database_key = "capped"
+    link_key = "capped"
     unit = "Mbit/s"
     maximum = 100_000.0
 
@@ -38,36 +38,37 @@ class NetworkRateChange(DatabaseLinkChange):
         return self.value(arm)
 
     def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
-        stack.proxies[self.database].set_rate_kbit(round(self.rate_mbit(arm) * 1000))
+        stack.proxies[self.link].set_rate_kbit(round(self.rate_mbit(arm) * 1000))
         return []
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         cap = self.rate_mbit(arm)
-        told = stack.proxies[self.database].state()["rate_kbit"]
-        checks = [Check(f"the proxy before {self.database}: its link's rate cap",
+        told = stack.proxies[self.link].state()["rate_kbit"]
+        checks = [Check(f"the proxy before {self.link}: its link's rate cap",
                         f"{round(cap * 1000)} kbit/s", f"{told} kbit/s",
                         told == round(cap * 1000))]
+        checks += self.connection_checks(stack)
         pushed = self.pushed_mbit_s(stack, node, cap)
         if cap:
             low, high = (cap * bound for bound in RATE_BAND)
-            checks.append(Check(f"push {node} -> {self.database} through the proxy: rate",
+            checks.append(Check(f"push {node} -> {self.link} through the proxy: rate",
                                 f"{low:g} to {high:g} Mbit/s", f"{pushed:.3g} Mbit/s",
                                 low <= pushed <= high))
         else:  # no cap: stored, with nothing to hold it to but that it flowed
-            checks.append(Check(f"push {node} -> {self.database} through the proxy: rate",
+            checks.append(Check(f"push {node} -> {self.link} through the proxy: rate",
                                 "> 0 Mbit/s (no cap)", f"{pushed:.3g} Mbit/s", pushed > 0))
         return checks
 
     def pushed_mbit_s(self, stack, node: str, cap: float) -> float:
-        network.serve(stack.databases[self.database])
+        network.serve(self.far_end(stack, node)[0])
         n_bytes = max(PUSH_MIN_BYTES, cap * 1e6 / 8 * PUSH_S) if cap else network.BANDWIDTH_BYTES
-        return network.push_rate(stack.nodes[node], f"{self.database}:{network.SINK_PORT}",
+        return network.push_rate(stack.nodes[node], f"{self.through()}:{network.SINK_PORT}",
                                  n_bytes)["mbit_s"]
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
-            return (f"network-rate: the link between the nodes and {self.database} capped at "
+            return (f"network-rate: the link between {self.ends()} capped at "
                     f"{self.change.rate_mbit} Mbit/s each way")
         cap = self.rate_mbit(arm)
-        return (f"the link to {self.database} capped at {cap:g} Mbit/s" if cap
-                else f"no cap on the link to {self.database}")
+        return (f"the link between {self.ends()} capped at {cap:g} Mbit/s" if cap
+                else f"no cap on the link between {self.ends()}")
