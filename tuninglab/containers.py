@@ -26,8 +26,6 @@ from . import images
 from .network import ECHO_PORT, SINK_PORT, TOOL as NETWORK_TOOL
 from .safety import jvm_options as safety_jvm_options
 
-JGROUPS_PORT = 7600  # the jgroups-tcp socket binding of standalone-ha.xml
-
 
 class StartupError(RuntimeError):
     pass
@@ -488,8 +486,9 @@ class LinkProxy(LabContainer):
     """A TCP proxy that stands for the network on a path: it adds a round-trip delay and caps
     the link's rate, both set at runtime (tl-net delay, network.py). In front of a database it
     takes the database's name on the stack's network, so the nodes' data sources reach the
-    database through it (``database_routes``); between a cluster's nodes each node tells the
-    others to reach it at a port of the proxy (``cluster_routes``). Its echo and sink routes
+    database through it; in front of a cluster's node it takes the node's place under the name
+    the nodes find each other by, and the node tells the others to reach it there. Its echo and
+    sink routes
     lead to an echo server and a sink at the far end on the same path (the same delay, the same
     link), which is how the delay and the rate are read back."""
 
@@ -505,16 +504,9 @@ class LinkProxy(LabContainer):
                          .with_startup_timeout(20).with_poll_interval(0.1))
 
     @staticmethod
-    def database_routes(behind: str) -> dict[int, str]:
-        """PostgreSQL's port and the measuring tool's, each to the database's other name."""
-        return {port: f"{behind}:{port}" for port in (5432, ECHO_PORT, SINK_PORT)}
-
-    @staticmethod
-    def cluster_routes(nodes: list[str]) -> dict[int, str]:
-        """A port per node (JGROUPS_PORT + its place, 1 on) to the node's JGroups port, and the
-        measuring tool's ports to the last node (the far end, seen from the first)."""
-        routes = {JGROUPS_PORT + n: f"{node}:{JGROUPS_PORT}" for n, node in enumerate(nodes, 1)}
-        return routes | {port: f"{nodes[-1]}:{port}" for port in (ECHO_PORT, SINK_PORT)}
+    def routes_to(host: str, port: int) -> dict[int, str]:
+        """The far end's port and the measuring tool's, each to ``host``."""
+        return {p: f"{host}:{p}" for p in (port, ECHO_PORT, SINK_PORT)}
 
     def set_delay_us(self, delay_us: int) -> dict:
         """Set the added round trip; the proxy's own report of what it now adds."""

@@ -19,14 +19,14 @@ import json
 
 from . import layout
 
-__all__ = ["ECHO_PORT", "LINK", "LINK_NAME", "SINK_PORT", "TOOL", "binary", "echo_round_trip",
+__all__ = ["ECHO_PORT", "LINK", "SINK_PORT", "TOOL", "binary", "echo_round_trip",
            "install", "measure", "push_rate", "serve"]
 
 TOOL = "/usr/local/bin/tl-net"  # where it goes in a container
 ECHO_PORT, SINK_PORT = 9998, 9999  # its echo server and sink on a database
-# The proxy between a cluster's nodes (stack.StackConfig.linked_nodes): its key among a stack's
-# proxies, where a database's proxy has the database's name, and its name on the stack's network.
-LINK, LINK_NAME = "nodes", "nodes-link"
+# What a recipe's network change names for the links between a cluster's nodes
+# (stack.StackConfig.linked_nodes), where it names a database for the link to a database.
+LINK = "nodes"
 ROUND_TRIPS = 200
 BANDWIDTH_BYTES = 64 << 20
 
@@ -98,11 +98,12 @@ def measure(stack, target: str, progress=print) -> dict:
             out[f"{first} -> {name} (direct)"] = echo_round_trip(node, f"{direct}:{ECHO_PORT}")
         rate = push_rate(node, f"{direct}:{SINK_PORT}")
         out[f"{first} -> {name} rate"] = {"mbit_s": rate["mbit_s"], "bytes": rate["bytes"]}
-    if LINK in stack.proxies:  # between a cluster's nodes: through the link, and around it
-        last = list(stack.nodes)[-1]
+    links = stack.link_proxies()
+    if links:  # between a cluster's nodes: through the last node's link, and around it
+        last = list(links)[-1]
         serve(stack.nodes[last])
-        out[f"{first} -> {last} (through {LINK_NAME})"] = echo_round_trip(
-            node, f"{LINK_NAME}:{ECHO_PORT}")
+        out[f"{first} -> {last} (through its link)"] = echo_round_trip(
+            node, f"{stack.link_name(last)}:{ECHO_PORT}")
         out[f"{first} -> {last} (direct)"] = echo_round_trip(
             node, f"{stack.address_of(last)}:{ECHO_PORT}")
     progress("network: " + "; ".join(_text(path, reading) for path, reading in out.items()))

@@ -61,6 +61,8 @@ class NodeConfig:
     # Names the node answers to on the stack's network besides its own (a cluster's nodes
     # share one, which DNS resolves to all of them: cluster.py).
     network_aliases: tuple[str, ...] = ()
+    # With linked nodes, the aliases the node's link proxy answers to in its place.
+    link_aliases: tuple[str, ...] = ()
     # The applications the node deploys (apps.node_apps), by name; none given: the lab's own
     # app and the workspace's resident ones (what a node without a recipe serves: the
     # cluster command's, a test's).
@@ -123,9 +125,9 @@ class StackConfig:
     # end's CPU), kept off the core the database shares with the load generator.
     proxied: tuple[str, ...] = ()
     proxy_cpuset: str = "1"
-    # A cluster's nodes reach each other through a proxy of the same kind (LINK): each node
-    # tells the others to reach it there (JGroups' external address and port), so every
-    # message between two nodes crosses the proxy once, whichever node opened the connection.
+    # A cluster's nodes reach each other through proxies of the same kind, one in front of
+    # each node (Stack._linked): every message between two nodes crosses one proxy, the one
+    # in front of the node its connection was opened to, in either direction.
     linked_nodes: bool = False
 
     @property
@@ -191,7 +193,7 @@ class Stack:
         self.loadgen: LoadGenerator | None = None
         self.nodes: dict[str, WildFlyNode] = {}
         self.balancers: dict[str, Balancer] = {}
-        # by the database each is in front of; LINK: the one between the nodes
+        # by the database each is in front of, or by its own name in front of a node
         self.proxies: dict[str, LinkProxy] = {}
         self.node_configs: dict[str, NodeConfig] = {}
         self._management: dict[str, ManagementClient] = {}
@@ -283,7 +285,7 @@ class Stack:
                                    .with_cpuset(self.config.loadgen_cpuset)
                                    .with_labels(self.scope.labels("loadgen")),
                                    "loadgen", "loadgen")
-        self._start_together([*self._new_databases(), self.loadgen, *self._new_link(nodes)],
+        self._start_together([*self._new_databases(), self.loadgen, *self._new_links(nodes)],
                              nodes)
         if self.reuse:
             self.save_pristine()
@@ -456,7 +458,7 @@ class Stack:
                               .with_labels(self.scope.labels(name)), name, "database")
             for name in config.databases}
         self.proxies = {
-            name: self._place(LinkProxy(LinkProxy.database_routes(_behind(name)),
+            name: self._place(LinkProxy(LinkProxy.routes_to(_behind(name), 5432),
                                         network.binary(), self.db_image)
                               .on(self.network, name).with_cpuset(config.proxy_cpuset)
                               .with_memory("128m")
@@ -467,31 +469,44 @@ class Stack:
         return [*self.databases.values(), *self.proxies.values()]
 
     def _linked(self, nodes: dict[str, NodeConfig]) -> dict[str, NodeConfig]:
-        """The nodes' configurations, each telling the others to reach it through the link
-        proxy (linked_nodes): its JGroups transport advertises the proxy's name and the node's
-        port there instead of its own address (JGroups reads both from system properties)."""
+        """The nodes' configurations with a link proxy in front of each (linked_nodes): the
+        proxy takes the node's place under the name the nodes find each other by (their
+        network alias: DNS_PING asks for it), and the node's JGroups transport advertises the
+        proxy as its address (JGroups reads it from a system property). So every connection
+        between two nodes, the discovery's too, runs through the proxy of the node it goes to,
+        and no node reaches another directly."""
         if not self.config.linked_nodes:
             return nodes
-        ports = LinkProxy.cluster_routes(list(nodes))
-        port_of = {to.split(":")[0]: port for port, to in ports.items()
-                   if port not in (network.ECHO_PORT, network.SINK_PORT)}
-        return {name: config.with_changes(jvm_options=(
-                    f"{config.jvm_options} -Djgroups.external_addr={LINK_NAME} "
-                    f"-Djgroups.external_port={port_of[name]}"))
+        return {name: config.with_changes(
+                    network_aliases=(), link_aliases=config.network_aliases,
+                    jvm_options=f"{config.jvm_options} -Djgroups.external_addr={_link(name)}")
                 for name, config in nodes.items()}
 
-    def _new_link(self, nodes: dict[str, NodeConfig]) -> list:
-        """The proxy between the cluster's nodes (linked_nodes), started with them: it needs no
-        node to be up, and a node resolves its name when its channel starts."""
-        if not self.config.linked_nodes:
-            return []
-        proxy = LinkProxy(LinkProxy.cluster_routes(list(nodes)),
-                          network.binary(), self.db_image)
-        self.proxies[LINK] = self._place(
-            proxy.on(self.network, LINK_NAME).with_cpuset(self.config.proxy_cpuset)
-            .with_memory("128m").with_labels(self.scope.labels(f"proxy:{LINK}")), LINK, "node")
-        self._meters.pop(f"{LINK}{PROXY_SUFFIX}", None)
-        return [self.proxies[LINK]]
+    def _new_links(self, nodes: dict[str, NodeConfig]) -> list:
+        """A link proxy in front of each node (linked_nodes), started with them: a node
+        resolves the proxies' names when its channel starts, after its boot."""
+        proxies = []
+        for name, config in nodes.items():
+            if not config.link_aliases:
+                continue
+            key = _link(name)
+            self.proxies[key] = self._place(
+                LinkProxy(LinkProxy.routes_to(name, JGROUPS_PORT), network.binary(), self.db_image)
+                .on(self.network, key).with_network_aliases(key, *config.link_aliases)
+                .with_cpuset(self.config.proxy_cpuset).with_memory("128m")
+                .with_labels(self.scope.labels(f"proxy:{key}")), key, "node")
+            self._meters.pop(f"{key}{PROXY_SUFFIX}", None)
+            proxies.append(self.proxies[key])
+        return proxies
+
+    def link_name(self, node: str) -> str:
+        """The name of the link proxy in front of a cluster's node (linked_nodes)."""
+        return _link(node)
+
+    def link_proxies(self) -> dict[str, LinkProxy]:
+        """The link proxies in front of the cluster's nodes, by node."""
+        return {name: self.proxies[_link(name)] for name in self.nodes
+                if _link(name) in self.proxies}
 
     @property
     def db(self) -> PostgresNode | None:
@@ -894,8 +909,13 @@ class Stack:
                                    f"{self.nodes[name].tail_logs()}") from None
 
 
-PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy"; between the nodes "nodes proxy"
-LINK, LINK_NAME = network.LINK, network.LINK_NAME
+PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy", "app-1-link proxy"
+JGROUPS_PORT = 7600  # the jgroups-tcp socket binding of standalone-ha.xml
+
+
+def _link(node: str) -> str:
+    """The name of the link proxy in front of a cluster's node (linked_nodes)."""
+    return f"{node}-link"
 
 
 def _behind(name: str) -> str:

@@ -139,3 +139,20 @@ def test_a_database_the_stack_does_not_have_is_refused():
     with pytest.raises(ValueError, match="change.capped names 'db-2', not a database of the stack; "
                                          "allowed: db, or 'nodes'"):
         kind.check_arm(plan.arms[0])
+
+
+def test_linked_nodes_hand_their_cluster_name_to_a_proxy_each():
+    """Between a cluster's nodes, each node's proxy answers to the name DNS_PING asks for, in
+    the node's place, and the node advertises its proxy: no node reaches another directly."""
+    from tuninglab import cluster
+    from tuninglab.placement import LocalPlacement
+    from tuninglab.stack import NodeConfig, Stack, StackConfig
+    nodes = cluster.ClusterSpec.of(2, 0.4).node_configs(NodeConfig())
+    linked = Stack(StackConfig(linked_nodes=True), nodes=nodes, progress=lambda _: None,
+                   placement=LocalPlacement()).initial_nodes
+    for name, config in linked.items():
+        assert config.network_aliases == () and config.link_aliases == (cluster.CLUSTER_ALIAS,)
+        assert config.jvm_options.endswith(f" -Djgroups.external_addr={name}-link")
+    plain = Stack(StackConfig(), nodes=nodes, progress=lambda _: None,
+                  placement=LocalPlacement()).initial_nodes
+    assert plain == nodes

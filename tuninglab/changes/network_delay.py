@@ -35,17 +35,17 @@ class NetworkDelayChange(LinkChange):
         return self.value(arm)
 
     def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
-        stack.proxies[self.link].set_delay_us(round(self.delay_ms(arm) * 1000))
+        for proxy in self.proxies(stack).values():
+            proxy.set_delay_us(round(self.delay_ms(arm) * 1000))
         return []
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         wanted_us = round(self.delay_ms(arm) * 1000)
-        told = stack.proxies[self.link].state()["delay_us"]
-        checks = [Check(f"the proxy before {self.link}: delay it adds", f"{wanted_us} us",
-                        f"{told} us", told == wanted_us)]
+        checks = self.told_checks(stack, "delay it adds", "delay_us", wanted_us, "us")
         checks += self.connection_checks(stack)
         excess = self.measured_excess_us(stack, node)
-        checks.append(Check(f"round trip {node} -> {self.link}: excess over the direct path",
+        checks.append(Check(f"round trip {node} -> {self.far_end_name(stack, node)}: excess over "
+                            f"the direct path",
                             f">= {wanted_us - SHORT_US:g} us", f"{excess:.0f} us",
                             excess >= wanted_us - SHORT_US))
         return checks
@@ -53,9 +53,9 @@ class NetworkDelayChange(LinkChange):
     def measured_excess_us(self, stack, node: str) -> float:
         """Median round trip through the proxy less the median to the far end's address."""
         container = stack.nodes[node]
-        far, address = self.far_end(stack, node)
+        far, address, through_proxy = self.far_end(stack, node)
         network.serve(far)
-        through = network.echo_round_trip(container, f"{self.through()}:{network.ECHO_PORT}", 100)
+        through = network.echo_round_trip(container, f"{through_proxy}:{network.ECHO_PORT}", 100)
         direct = network.echo_round_trip(container, f"{address}:{network.ECHO_PORT}", 100)
         return through["median_us"] - direct["median_us"]
 

@@ -4,13 +4,13 @@ what the two network kinds share (network_delay.py, network_rate.py).
 This machine's kernel has no netem queueing discipline, so the network is changed by a proxy
 in the path (containers.LinkProxy, tl-net). In front of a database it takes the database's
 name, so the nodes' data sources reach the database through it in every arm; between a
-cluster's nodes ("nodes"), each node's JGroups transport tells the others to reach it through
-the proxy (stack.Stack._linked). Only what the proxy does to the traffic differs between arms,
-set at runtime before every trial. Since the one proxy serves every node, the arms take turns
-on the same nodes (the shared layout, as a database setting does). A kind reads its setting
-back twice before every trial: the proxy's own report, and a measurement taken from a node
-through the proxy to the far end's echo server or sink (network.py): the database's, or the
-last node's.
+cluster's nodes ("nodes") there is one in front of each node, which the other nodes reach it
+through (stack.Stack._linked), all set alike. Only what the proxies do to the traffic differs
+between arms, set at runtime before every trial. Since the proxies serve every node, the arms
+take turns on the same nodes (the shared layout, as a database setting does). A kind reads its
+setting back twice before every trial: each proxy's own report, and a measurement taken from a
+node through a proxy to the far end's echo server or sink (network.py): the database's, or
+another node's.
 """
 from __future__ import annotations
 
@@ -45,30 +45,49 @@ class LinkChange(ChangeKind):
             return {"linked_nodes": True, **where}
         return {"proxied": (self.link,), **where}
 
-    def far_end(self, stack, node: str) -> tuple[object, str]:
-        """The container at the far end of the link, and its address (not through the proxy),
-        as seen from ``node``: the database, or the cluster's last node."""
-        name = self.link if not self.between_nodes else list(stack.nodes)[-1]
-        container = stack.databases[name] if not self.between_nodes else stack.nodes[name]
-        return container, stack.address_of(name)
+    def proxies(self, stack) -> dict:
+        """The proxies that make the link, by what each stands in front of."""
+        if self.between_nodes:
+            return stack.link_proxies()
+        return {self.link: stack.proxies[self.link]}
 
-    def through(self) -> str:
-        """The proxy's name on the stack's network (where a measurement through it goes)."""
-        return network.LINK_NAME if self.between_nodes else self.link
+    def far_end(self, stack, node: str) -> tuple[object, str, str]:
+        """What a measurement from ``node`` reaches across the link: the container at the far
+        end, its address (around the proxy) and its name through the proxy. Between the nodes
+        the far end is another node: the last, or for the last the first."""
+        if not self.between_nodes:
+            return (stack.databases[self.link], stack.address_of(self.link), self.link)
+        other = [name for name in stack.link_proxies() if name != node][-1]
+        return stack.nodes[other], stack.address_of(other), stack.link_name(other)
+
+    def far_end_name(self, stack, node: str) -> str:
+        """The far end, for a check's wording: the database, or the other node."""
+        if not self.between_nodes:
+            return self.link
+        return [name for name in stack.link_proxies() if name != node][-1]
 
     def ends(self) -> str:
         """The link's two ends, in words."""
         return "the cluster's nodes" if self.between_nodes else f"the nodes and {self.link}"
 
+    def told_checks(self, stack, what: str, key: str, wanted: int, unit: str) -> list[Check]:
+        """Each proxy's own report of its setting ``key`` against ``wanted``."""
+        return [Check(f"the proxy before {where}: {what}", f"{wanted} {unit}",
+                      f"{told} {unit}", told == wanted)
+                for where, proxy in self.proxies(stack).items()
+                for told in [proxy.state()[key]]]
+
     def connection_checks(self, stack) -> list[Check]:
-        """Between the nodes, proof that the cluster's traffic crosses the proxy: every node
-        but one holds a connection through it (JGroups keeps one open per pair of members)."""
+        """Between the nodes, proof that the cluster's traffic crosses the proxies: they hold
+        at least a connection per pair of nodes (JGroups keeps one open between two members,
+        through the proxy of the one it was opened to)."""
         if not self.between_nodes:
             return []
-        held = stack.proxies[self.link].state()["connections"]
-        wanted = len(stack.nodes) - 1
-        return [Check("connections between the nodes through the link proxy", f">= {wanted}",
-                      str(held), held >= wanted)]
+        held = sum(proxy.state()["connections"] for proxy in self.proxies(stack).values())
+        n = len(self.proxies(stack))
+        wanted = n * (n - 1) // 2
+        return [Check("connections between the nodes through their link proxies",
+                      f">= {wanted}", str(held), held >= wanted)]
 
     def role_inputs(self) -> dict[str, tuple[str, ...]]:
         return {"link proxy": ("tools/tl-net/main.go", "tools/tl-net/go.mod")}

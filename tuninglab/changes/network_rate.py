@@ -38,31 +38,31 @@ class NetworkRateChange(LinkChange):
         return self.value(arm)
 
     def apply_arm(self, stack, node: str, arm: Arm, state) -> list[Check]:
-        stack.proxies[self.link].set_rate_kbit(round(self.rate_mbit(arm) * 1000))
+        for proxy in self.proxies(stack).values():
+            proxy.set_rate_kbit(round(self.rate_mbit(arm) * 1000))
         return []
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         cap = self.rate_mbit(arm)
-        told = stack.proxies[self.link].state()["rate_kbit"]
-        checks = [Check(f"the proxy before {self.link}: its link's rate cap",
-                        f"{round(cap * 1000)} kbit/s", f"{told} kbit/s",
-                        told == round(cap * 1000))]
+        checks = self.told_checks(stack, "its link's rate cap", "rate_kbit", round(cap * 1000),
+                                  "kbit/s")
         checks += self.connection_checks(stack)
         pushed = self.pushed_mbit_s(stack, node, cap)
         if cap:
             low, high = (cap * bound for bound in RATE_BAND)
-            checks.append(Check(f"push {node} -> {self.link} through the proxy: rate",
-                                f"{low:g} to {high:g} Mbit/s", f"{pushed:.3g} Mbit/s",
+            checks.append(Check(f"push {node} -> {self.far_end_name(stack, node)} through "
+                                f"the proxy: rate", f"{low:g} to {high:g} Mbit/s", f"{pushed:.3g} Mbit/s",
                                 low <= pushed <= high))
         else:  # no cap: stored, with nothing to hold it to but that it flowed
-            checks.append(Check(f"push {node} -> {self.link} through the proxy: rate",
-                                "> 0 Mbit/s (no cap)", f"{pushed:.3g} Mbit/s", pushed > 0))
+            checks.append(Check(f"push {node} -> {self.far_end_name(stack, node)} through "
+                                f"the proxy: rate", "> 0 Mbit/s (no cap)", f"{pushed:.3g} Mbit/s", pushed > 0))
         return checks
 
     def pushed_mbit_s(self, stack, node: str, cap: float) -> float:
-        network.serve(self.far_end(stack, node)[0])
+        far, _, through_proxy = self.far_end(stack, node)
+        network.serve(far)
         n_bytes = max(PUSH_MIN_BYTES, cap * 1e6 / 8 * PUSH_S) if cap else network.BANDWIDTH_BYTES
-        return network.push_rate(stack.nodes[node], f"{self.through()}:{network.SINK_PORT}",
+        return network.push_rate(stack.nodes[node], f"{through_proxy}:{network.SINK_PORT}",
                                  n_bytes)["mbit_s"]
 
     def describe(self, arm: Arm | None = None) -> str:
