@@ -137,7 +137,10 @@ KEYS = {
                      "12:00)",
     "provenance": "where and from what it ran: `{host, cpu_model, cpus, kernel, python, started, "
                   "finished, wall_s, versions, images, wildfly_derived, nodes: {node: {config, "
-                  "jvm}}, placement, stack_inputs, role_inputs (the hash of each role only some recipes "
+                  "jvm}}, placement (the cpusets, and `hosts`: where the stack ran, with the "
+                  "host and CPU model of a remote engine or of every swarm host and the host "
+                  "of every role), network (the tiers' round trips and rate at the start), "
+                  "stack_inputs, role_inputs (the hash of each role only some recipes "
                   "add: a cluster's balancer, a server module), stack_ready_s, stack_origin ("
                   "`{taken_over, served_before, nodes_kept_warm, system_properties_cleared}`: a "
                   "stack taken over warm from earlier runs, named `<recipe>/<start>`, the nodes it "
