@@ -221,7 +221,7 @@ def _placement_file(path: Path | None) -> str | None:
     try:
         placement.current()
     except placement.PlacementError as exc:
-        raise SystemExit(f"publish: {exc}") from None
+        _refuse(f"publish: {exc}")
     finally:
         if previous is None:
             os.environ.pop(placement.ENV, None)
@@ -242,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run on a Docker Swarm's hosts by the constraints of this file")
     args = parser.parse_args(argv)
     if args.resume and args.placement is not None:
-        raise SystemExit("publish: --resume runs the rest of a queue on the placement it was "
-                         "started with; --placement cannot change it")
+        _refuse("publish: --resume runs the rest of a queue on the placement it was started "
+                "with; --placement cannot change it")
     root, results_dir = layout.REPO_ROOT, layout.results_dir()
     state_path = root / ".build" / STATE
     queue, state = _queue_from(args, root, results_dir, state_path)
@@ -279,6 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"publish: done; {len(state['done']) - len(state['failed'])} committed, "
           f"{len(state['failed'])} failed{': ' + ', '.join(state['failed']) if state['failed'] else ''}")
     return 1 if state["failed"] else 0
+
+
+def _refuse(message: str) -> None:
+    """Bad input: said in one line, exit code 2 (as the lab's CLI does), nothing run."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
 
 
 def _interrupt(signum, frame) -> None:

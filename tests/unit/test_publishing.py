@@ -219,19 +219,22 @@ def test_a_queue_on_a_placement_runs_every_notebook_there_and_none_without_one(m
 
 
 def test_a_placement_that_cannot_be_used_stops_the_queue_before_its_first_run(tmp_path, capsys):
-    started = []
     try:
         publishing.main(["--dry-run", "--placement", str(tmp_path / "nope.toml"), "aa-noise"])
     except SystemExit as stop:
-        started.append(str(stop))
-    assert started == [f"publish: {tmp_path / 'nope.toml'}: no such placement file"]
-    assert "recipe(s) in the queue" not in capsys.readouterr().out
+        assert stop.code == 2
+    else:
+        raise AssertionError("the queue took a placement file that does not exist")
+    out = capsys.readouterr()
+    assert out.err == f"publish: {tmp_path / 'nope.toml'}: no such placement file\n"
+    assert "recipe(s) in the queue" not in out.out
 
 
-def test_resume_keeps_the_placement_the_queue_started_with():
+def test_resume_keeps_the_placement_the_queue_started_with(capsys):
     try:
         publishing.main(["--resume", "--placement", "placements/test-hosts.toml"])
     except SystemExit as stop:
-        assert "--placement cannot change it" in str(stop)
+        assert stop.code == 2
+        assert "--placement cannot change it" in capsys.readouterr().err
     else:
         raise AssertionError("--resume took another placement")
