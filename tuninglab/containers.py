@@ -488,9 +488,8 @@ class LinkProxy(LabContainer):
     takes the database's name on the stack's network, so the nodes' data sources reach the
     database through it; in front of a cluster's node it takes the node's place under the name
     the nodes find each other by, and the node tells the others to reach it there. Its echo and
-    sink routes
-    lead to an echo server and a sink at the far end on the same path (the same delay, the same
-    link), which is how the delay and the rate are read back."""
+    sink routes lead to an echo server and a sink at the far end on the same path (the same
+    delay, the same link), which is how the delay and the rate are read back."""
 
     def __init__(self, routes: dict[int, str], tool: bytes, image: str = images.DB):
         # tl-net is a static binary: any image runs it, and every stack has the database's

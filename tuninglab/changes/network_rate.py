@@ -1,12 +1,13 @@
-"""A narrower network between the nodes and a database: the link's rate capped, the thesis's
-network check (8.3: the busiest node, the database, moved about 180 Mbit/s with 32 nodes, and
-its 100 Mbit/s network was judged not to be the limit) asked of this stack's traffic.
+"""A narrower network between the nodes and a database, or between a cluster's nodes: the
+link's rate capped, the thesis's network check (8.3: the busiest node, the database, moved
+about 180 Mbit/s with 32 nodes, and its 100 Mbit/s network was judged not to be the limit)
+asked of this stack's traffic.
 
-The proxy in the path (network_link.py) sends every connection's data through one link of
+The proxies in the path (network_link.py) send every connection's data through one link of
 the rate in each direction, as a wire is shared: a statement waits for the bytes queued before
 it, and a large result set for its own length at the rate. Read back before every trial, twice:
-the proxy's own report of its cap, and a transfer pushed from the node through the proxy to
-the database's sink (network.py), whose rate must be the cap's (not above: the cap is not in
+each proxy's own report of its cap, and a transfer pushed from the node through a proxy to the
+far end's sink (network.py), whose rate must be the cap's (not above: the cap is not in
 effect; far below: something else limits the arm, which is then not the arm the recipe
 describes). The baseline's link has no cap; its push is stored too.
 """
@@ -48,14 +49,13 @@ class NetworkRateChange(LinkChange):
                                   "kbit/s")
         checks += self.connection_checks(stack)
         pushed = self.pushed_mbit_s(stack, node, cap)
+        what = f"push {node} -> {self.far_end_name(stack, node)} through the proxy: rate"
         if cap:
             low, high = (cap * bound for bound in RATE_BAND)
-            checks.append(Check(f"push {node} -> {self.far_end_name(stack, node)} through "
-                                f"the proxy: rate", f"{low:g} to {high:g} Mbit/s", f"{pushed:.3g} Mbit/s",
+            checks.append(Check(what, f"{low:g} to {high:g} Mbit/s", f"{pushed:.3g} Mbit/s",
                                 low <= pushed <= high))
         else:  # no cap: stored, with nothing to hold it to but that it flowed
-            checks.append(Check(f"push {node} -> {self.far_end_name(stack, node)} through "
-                                f"the proxy: rate", "> 0 Mbit/s (no cap)", f"{pushed:.3g} Mbit/s", pushed > 0))
+            checks.append(Check(what, "> 0 Mbit/s (no cap)", f"{pushed:.3g} Mbit/s", pushed > 0))
         return checks
 
     def pushed_mbit_s(self, stack, node: str, cap: float) -> float:
