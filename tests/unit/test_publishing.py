@@ -212,8 +212,8 @@ def test_a_queue_stopped_by_a_signal_says_so_clears_its_stack_and_leaves_no_trac
 
 def test_a_queue_on_a_placement_runs_every_notebook_there_and_none_without_one(monkeypatch):
     monkeypatch.setenv("TUNINGLAB_PLACEMENT", "/left/in/the/shell.toml")
-    on_swarm = publishing.run_environment("/work/placements/hosts.toml")
-    assert on_swarm["TUNINGLAB_PLACEMENT"] == "/work/placements/hosts.toml"
+    on_swarm = publishing.run_environment("/srv/lab/placements/hosts.toml")
+    assert on_swarm["TUNINGLAB_PLACEMENT"] == "/srv/lab/placements/hosts.toml"
     assert on_swarm["TUNINGLAB_PROFILE"] == "full"
     assert "TUNINGLAB_PLACEMENT" not in publishing.run_environment(None)
 

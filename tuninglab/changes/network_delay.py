@@ -41,8 +41,7 @@ class NetworkDelayChange(LinkChange):
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         wanted_us = round(self.delay_ms(arm) * 1000)
-        checks = self.told_checks(stack, "delay it adds", "delay_us", wanted_us, "us")
-        checks += self.connection_checks(stack)
+        checks = self.proxy_checks(stack, "delay it adds", "delay_us", wanted_us, "us")
         excess = self.measured_excess_us(stack, node)
         checks.append(Check(f"round trip {node} -> {self.far_end_name(stack, node)}: excess over "
                             f"the direct path",

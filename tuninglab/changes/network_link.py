@@ -53,15 +53,15 @@ class LinkChange(ChangeKind):
 
     def far_end(self, stack, node: str) -> tuple[object, str, str]:
         """What a measurement from ``node`` reaches across the link: the container at the far
-        end, its address (around the proxy) and its name through the proxy. Between the nodes
-        the far end is another node: the last, or for the last the first."""
+        end, its address (around the proxy) and its name through the proxy."""
         if not self.between_nodes:
             return (stack.databases[self.link], stack.address_of(self.link), self.link)
-        other = [name for name in stack.link_proxies() if name != node][-1]
+        other = self.far_end_name(stack, node)
         return stack.nodes[other], stack.address_of(other), stack.link_name(other)
 
     def far_end_name(self, stack, node: str) -> str:
-        """The far end, for a check's wording: the database, or the other node."""
+        """The far end's name: the database, or between the nodes another node (the last, or
+        for the last the first)."""
         if not self.between_nodes:
             return self.link
         return [name for name in stack.link_proxies() if name != node][-1]
@@ -70,24 +70,21 @@ class LinkChange(ChangeKind):
         """The link's two ends, in words."""
         return "the cluster's nodes" if self.between_nodes else f"the nodes and {self.link}"
 
-    def told_checks(self, stack, what: str, key: str, wanted: int, unit: str) -> list[Check]:
-        """Each proxy's own report of its setting ``key`` against ``wanted``."""
-        return [Check(f"the proxy before {where}: {what}", f"{wanted} {unit}",
-                      f"{told} {unit}", told == wanted)
-                for where, proxy in self.proxies(stack).items()
-                for told in [proxy.state()[key]]]
-
-    def connection_checks(self, stack) -> list[Check]:
-        """Between the nodes, proof that the cluster's traffic crosses the proxies: they hold
-        at least a connection per pair of nodes (JGroups keeps one open between two members,
-        through the proxy of the one it was opened to)."""
-        if not self.between_nodes:
-            return []
-        held = sum(proxy.state()["connections"] for proxy in self.proxies(stack).values())
-        n = len(self.proxies(stack))
-        wanted = n * (n - 1) // 2
-        return [Check("connections between the nodes through their link proxies",
-                      f">= {wanted}", str(held), held >= wanted)]
+    def proxy_checks(self, stack, what: str, key: str, wanted: int, unit: str) -> list[Check]:
+        """Each proxy's own report of its setting ``key`` against ``wanted``; between the
+        nodes also proof that the cluster's traffic crosses the proxies: they hold at least a
+        connection per pair of nodes (JGroups keeps one open between two members, through the
+        proxy of the one it was opened to). Each proxy's state is read once."""
+        states = {where: proxy.state() for where, proxy in self.proxies(stack).items()}
+        checks = [Check(f"the proxy before {where}: {what}", f"{wanted} {unit}",
+                        f"{state[key]} {unit}", state[key] == wanted)
+                  for where, state in states.items()]
+        if self.between_nodes:
+            held = sum(state["connections"] for state in states.values())
+            wanted_held = len(states) * (len(states) - 1) // 2
+            checks.append(Check("connections between the nodes through their link proxies",
+                                f">= {wanted_held}", str(held), held >= wanted_held))
+        return checks
 
     def role_inputs(self) -> dict[str, tuple[str, ...]]:
         return {"link proxy": ("tools/tl-net/main.go", "tools/tl-net/go.mod")}

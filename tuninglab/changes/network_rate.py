@@ -45,9 +45,8 @@ class NetworkRateChange(LinkChange):
 
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         cap = self.rate_mbit(arm)
-        checks = self.told_checks(stack, "its link's rate cap", "rate_kbit", round(cap * 1000),
-                                  "kbit/s")
-        checks += self.connection_checks(stack)
+        checks = self.proxy_checks(stack, "its link's rate cap", "rate_kbit", round(cap * 1000),
+                                   "kbit/s")
         pushed = self.pushed_mbit_s(stack, node, cap)
         what = f"push {node} -> {self.far_end_name(stack, node)} through the proxy: rate"
         if cap:
