@@ -4,11 +4,17 @@ The CI budget is a notebook of at most 45 s and a median of at most 30 s, so tha
 still fits when the catalogue reaches 80 recipes. pytest's own ``--durations`` lists cells, not
 notebooks, and only the slowest: this summary gives the median over every notebook and names
 the ones over the budget. It reports and never fails a run: a time depends on the machine.
+A slow notebook's line adds where its run spent the time (the phases its quick result stored in
+TUNINGLAB_RESULTS_DIR), since CI keeps no result file: a slow stack start, re-runs of disturbed
+windows or a stack that could not be taken over each read differently.
 """
 from __future__ import annotations
 
+import json
+import os
 import statistics
 from collections import defaultdict
+from pathlib import Path
 
 NOTEBOOK_MAX_S = 45.0
 NOTEBOOK_MEDIAN_S = 30.0
@@ -33,7 +39,27 @@ def pytest_terminal_summary(terminalreporter):
           f"slowest {times[0][1]:.1f} s (budget {NOTEBOOK_MAX_S:.0f} s)")
     over = [(path, t) for path, t in times if t > NOTEBOOK_MAX_S]
     for path, t in over:
-        write(f"over {NOTEBOOK_MAX_S:.0f} s: {path} {t:.1f} s")
+        write(f"over {NOTEBOOK_MAX_S:.0f} s: {path} {t:.1f} s{_where(path)}")
     for path, t in times[:5]:
         if t <= NOTEBOOK_MAX_S:
-            write(f"slow: {path} {t:.1f} s")
+            write(f"slow: {path} {t:.1f} s{_where(path)}")
+
+
+def _where(notebook: str) -> str:
+    """' (stack 80 s taken over, reruns 12 s, ...)' from the newest quick result of the
+    notebook's recipe (a notebook is named after its recipe), or '' when none is stored."""
+    folder = os.environ.get("TUNINGLAB_RESULTS_DIR")
+    if not folder:
+        return ""
+    stored = sorted((Path(folder) / Path(notebook).stem).glob("*.json"))
+    try:
+        result = json.loads(stored[-1].read_text())
+        provenance = result["provenance"]
+    except (IndexError, OSError, ValueError, KeyError):
+        return ""
+    phases = provenance.get("phases") or {}
+    spent = [f"{name.removesuffix('_s')} {seconds:.0f} s"
+             for name, seconds in sorted(phases.items(), key=lambda p: -p[1]) if seconds >= 1]
+    origin = "taken over" if (provenance.get("stack_origin") or {}).get("taken_over") else "started"
+    disturbed = (result.get("validity") or {}).get("disturbed", 0)
+    return f" (stack {origin}; {', '.join(spent)}; {disturbed} windows disturbed)"
