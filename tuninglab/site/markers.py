@@ -6,6 +6,8 @@ so a page can show them):
 - ``<!-- warmups: <recipe-id> -->``: every node's warm-up in those runs, one row each;
 - ``<!-- parts: <a> + <b> = <both> -->``: two recipes of one change each beside the recipe that
   makes both, and whether the parts add up (parts_table.py);
+- ``<!-- calibration: <recipe-id> ratio <R> -->``: which value of that sweep stands R times
+  below its largest value (calibration_table.py);
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
@@ -58,6 +60,7 @@ PAGE_BLOCKS = {
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups|catalogue):\s*(?P<id>[A-Za-z0-9._-]+)"
     r"|parts:\s*(?P<parts>[A-Za-z0-9._ +=-]+?)"
+    r"|calibration:\s*(?P<calibration>[A-Za-z0-9._ -]+?)"
     r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
@@ -96,6 +99,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             continue
         if match.group("parts"):
             found.append((index, "parts", match.group("parts")))
+        elif match.group("calibration"):
+            found.append((index, "calibration", match.group("calibration")))
         elif match.group("result") == "catalogue":  # one source's experiments, not a recipe's
             found.append((index, "catalogue-of", match.group("id")))
         elif match.group("result"):
@@ -126,6 +131,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = warmups_table.render(site, recipe_id, page)
         elif kind == "parts":  # its "id" is the marker's a + b = both
             block = _module("parts_table").render(site, recipe_id, page)
+        elif kind == "calibration":  # its "id" is the marker's <recipe> ratio <R>
+            block = _module("calibration_table").render(site, recipe_id, page)
         elif kind == "catalogue-of":  # its "id" is a source document
             block = _module("catalogue").render_document(site, page, recipe_id)
         else:
