@@ -38,8 +38,8 @@ def render(site, spec: str, page: str) -> str:
     except ValueError as error:
         return f'!!! info "Not calibrated"\n\n    {cell(error)}\n'
     level = results.interval_level(found[1])
-    lines = [f"| value | the {top:g}'s throughput over this value's [{level} interval] | "
-             f"holds {target:g} |", "|---|---|---|"]
+    lines = [f"| value | throughput at {top:g} over throughput at this value [{level} interval] "
+             f"| holds {target:g} |", "|---|---|---|"]
     for value, (ratio, low, high) in rows:
         lines.append(f"| {value:g} | {ratio:.2f} [{low:.2f}, {high:.2f}] | "
                      f"{'yes' if low <= target <= high else 'no'} |")
