@@ -8,6 +8,8 @@ so a page can show them):
   makes both, and whether the parts add up (parts_table.py);
 - ``<!-- calibration: <recipe-id> ratio <R> -->``: which value of that sweep stands R times
   below its largest value (calibration_table.py);
+- ``<!-- peak-of-averages: <recipe-id> repetitions <n> -->``: that load curve read the thesis's
+  way (the peak of n repetitions' averages) beside the lab's (peak_table.py);
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
@@ -61,6 +63,7 @@ _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups|catalogue):\s*(?P<id>[A-Za-z0-9._-]+)"
     r"|parts:\s*(?P<parts>[A-Za-z0-9._ +=-]+?)"
     r"|calibration:\s*(?P<calibration>[A-Za-z0-9._ -]+?)"
+    r"|peak-of-averages:\s*(?P<peak>[A-Za-z0-9._ -]+?)"
     r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
@@ -101,6 +104,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
             found.append((index, "parts", match.group("parts")))
         elif match.group("calibration"):
             found.append((index, "calibration", match.group("calibration")))
+        elif match.group("peak"):
+            found.append((index, "peak-of-averages", match.group("peak")))
         elif match.group("result") == "catalogue":  # one source's experiments, not a recipe's
             found.append((index, "catalogue-of", match.group("id")))
         elif match.group("result"):
@@ -133,6 +138,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = _module("parts_table").render(site, recipe_id, page)
         elif kind == "calibration":  # its "id" is the marker's <recipe> ratio <R>
             block = _module("calibration_table").render(site, recipe_id, page)
+        elif kind == "peak-of-averages":  # its "id" is the marker's <recipe> repetitions <n>
+            block = _module("peak_table").render(site, recipe_id, page)
         elif kind == "catalogue-of":  # its "id" is a source document
             block = _module("catalogue").render_document(site, page, recipe_id)
         else:
