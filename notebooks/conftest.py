@@ -46,8 +46,9 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def _where(notebook: str) -> str:
-    """' (stack 80 s taken over, reruns 12 s, ...)' from the newest quick result of the
-    notebook's recipe (a notebook is named after its recipe), or '' when none is stored."""
+    """' (stack taken over; configure 10 s, stack 9 s, ...; 0 windows disturbed)' from the
+    newest quick result of the notebook's recipe (a notebook is named after its recipe), or ''
+    when none is stored."""
     folder = os.environ.get("TUNINGLAB_RESULTS_DIR")
     if not folder:
         return ""
