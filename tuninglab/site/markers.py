@@ -59,11 +59,17 @@ PAGE_BLOCKS = {
     "catalogue-summary": lambda site, page: _module("catalogue").render_summary(site, page),
     "stack-versions": lambda site, page: _module("versions_table").render(site, page),
 }
+# Markers that carry a spec of their own after the name (recipes and numbers): each name's
+# module, whose ``render(site, spec, page)`` reads the spec and says when it cannot. A new
+# one is a line here.
+SPEC_BLOCKS = {
+    "parts": "parts_table",  # <a> + <b> = <both>
+    "calibration": "calibration_table",  # <recipe> ratio <R>
+    "peak-of-averages": "peak_table",  # <recipe> repetitions <n>
+}
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups|catalogue):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|parts:\s*(?P<parts>[A-Za-z0-9._ +=-]+?)"
-    r"|calibration:\s*(?P<calibration>[A-Za-z0-9._ -]+?)"
-    r"|peak-of-averages:\s*(?P<peak>[A-Za-z0-9._ -]+?)"
+    r"|(?P<spec_kind>" + "|".join(SPEC_BLOCKS) + r"):\s*(?P<spec>[A-Za-z0-9._ +=-]+?)"
     r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
@@ -100,12 +106,8 @@ def find_markers(markdown: str) -> list[tuple[int, str, str | None]]:
         match = _MARKER.match(line)
         if not match:
             continue
-        if match.group("parts"):
-            found.append((index, "parts", match.group("parts")))
-        elif match.group("calibration"):
-            found.append((index, "calibration", match.group("calibration")))
-        elif match.group("peak"):
-            found.append((index, "peak-of-averages", match.group("peak")))
+        if match.group("spec_kind"):
+            found.append((index, match.group("spec_kind"), match.group("spec")))
         elif match.group("result") == "catalogue":  # one source's experiments, not a recipe's
             found.append((index, "catalogue-of", match.group("id")))
         elif match.group("result"):
@@ -134,12 +136,8 @@ def expand_markers(markdown: str, page: str, site) -> str:
             block = runs_table.render(site, recipe_id, page)
         elif kind == "warmups":
             block = warmups_table.render(site, recipe_id, page)
-        elif kind == "parts":  # its "id" is the marker's a + b = both
-            block = _module("parts_table").render(site, recipe_id, page)
-        elif kind == "calibration":  # its "id" is the marker's <recipe> ratio <R>
-            block = _module("calibration_table").render(site, recipe_id, page)
-        elif kind == "peak-of-averages":  # its "id" is the marker's <recipe> repetitions <n>
-            block = _module("peak_table").render(site, recipe_id, page)
+        elif kind in SPEC_BLOCKS:  # its "id" is the marker's spec
+            block = _module(SPEC_BLOCKS[kind]).render(site, recipe_id, page)
         elif kind == "catalogue-of":  # its "id" is a source document
             block = _module("catalogue").render_document(site, page, recipe_id)
         else:
