@@ -110,7 +110,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     kind.bind(plan.arms)
     seed = design.new_seed()
     blocks = design.blocks(plan.slots, prof.blocks, seed, period_blocks=period_blocks(plan, prof))
-    idle_s = recipe.workload.idle_before_s
+    idle_s = prof.idle_s(recipe.workload.idle_before_s)
     lead = f"{idle_s} s idle" if idle_s else f"{prof.settle_s} s settling"
     clock = _Clock(len(blocks) * len(plan.slots),
                    (idle_s or prof.settle_s) + prof.window_s + TRIAL_OVERHEAD_S)
@@ -534,7 +534,7 @@ class _Run:
             patience = max(0.0, prof.drain_max_s - max(drained.values(), default=0.0))
             quiet_s = telemetry.database_quiet(stack, cancel_after_s=patience)
             drained = {arm: s + quiet_s for arm, s in drained.items()}
-        idle_s = self.recipe.workload.idle_before_s
+        idle_s = prof.idle_s(self.recipe.workload.idle_before_s)
         if idle_s:  # the window measures a burst on a server left idle (guide 2.1.3)
             time.sleep(idle_s)
         elif prof.settle_s:
@@ -648,7 +648,7 @@ class _Run:
                  "orientation": block.orientation, "arm": arm.id, "node": node,
                  "started": started, "window_s": self.window.seconds,
                  "settle_s": 0 if self.recipe.workload.idle_before_s else prof.settle_s,
-                 "idle_s": self.recipe.workload.idle_before_s,
+                 "idle_s": prof.idle_s(self.recipe.workload.idle_before_s),
                  "drained_s": round(drained_s, 2), "status": status,
                  "used": status == "valid", "errors": errors,
                  "disturbances": disturbances, "metrics": trial_metrics(numbers, window),

@@ -346,6 +346,12 @@ class Profile:
     min_transactions: int = 0  # per arm and window, else the window grows (window_length.py)
     window_max_s: int = 0  # the longest a growing window may become
     drain_max_s: int = 30  # the longest a window waits for the last one's requests to end
+    idle_max_s: int = 0  # the longest pause before a window (workload.idle_before_s); 0: no cap
+
+    def idle_s(self, asked: int) -> int:
+        """The pause before each window in this profile, for a workload that asks for
+        ``asked`` seconds: capped where the profile caps it (CI: no claim rests on it)."""
+        return min(asked, self.idle_max_s) if self.idle_max_s else asked
 
 
 @dataclass(frozen=True)

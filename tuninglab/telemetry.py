@@ -345,7 +345,7 @@ def _summed(pairs: list[tuple[dict, dict]]) -> tuple[dict, dict]:
     if len(pairs) == 1:
         return pairs[0]
     keys = ("TotalBlockingTime", "WaitCount", "TimedOut", "MaxUsedCount", "MaxWaitCount",
-            "ActiveCount")
+            "ActiveCount", "CreatedCount", "TotalCreationTime")
     return tuple({k: sum(_number(side.get(k)) for side in sides) for k in keys}
                  for sides in zip(*pairs))
 
@@ -379,6 +379,11 @@ def _pool_window(before: dict, after: dict, transactions: int) -> dict:
         "max_used": _number(after.get("MaxUsedCount")),
         "max_wait_count": _number(after.get("MaxWaitCount")),
         "active": _number(after.get("ActiveCount")),
+        # The connections the pool held when the window began and those it opened during it:
+        # after a pause longer than the idle timeout, what a minimum pool size keeps.
+        "active_at_start": _number(before.get("ActiveCount")),
+        "created": delta("CreatedCount"),
+        "creation_ms": delta("TotalCreationTime"),
     }
 
 
