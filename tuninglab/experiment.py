@@ -614,6 +614,17 @@ class _Run:
                 for label, arm in record["arms"].items()))
         return record
 
+    def _pool_checks(self, variant: bool, pool: dict | None) -> list:
+        """What the pool held and opened in the window, where the recipe says (change.pool):
+        only after the whole pause it describes. A profile that cuts the pause (CI) leaves a
+        pool that had no time to empty, so its ranges would not describe that window."""
+        asked = self.recipe.workload.idle_before_s
+        if self.prof.idle_s(asked) != asked:
+            return []
+        return database_read_back.checks(self.recipe.change.pool, variant, pool,
+                                         where="in the data source's pool",
+                                         window_figures=database_read_back.POOL_FIGURES)
+
     def _trial(self, block, arm, node, started, checks, summary, before, after, shared_by,
                drained_s, cut_off) -> dict:
         stack, prof, index = self.stack, self.prof, len(self.trials)
@@ -635,7 +646,8 @@ class _Run:
             database_read_back.checks(self.recipe.change.database, variant,
                                       window.get("database"))
             + database_read_back.checks(self.recipe.change.network, variant,
-                                        window.get("network"), where="on the nodes' networks"),
+                                        window.get("network"), where="on the nodes' networks")
+            + self._pool_checks(variant, window.get("datasource_pool")),
             f"{node} ({arm.label}), trial {index}")]
         errors = trial_errors(self.recipe, numbers)
         disturbances = trial_disturbances(self.recipe, window)

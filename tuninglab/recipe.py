@@ -231,6 +231,9 @@ class Change:
     # any kind: what each arm's nodes send and receive on their networks per window, as
     # ``database`` (changes/database_read_back.py reads both)
     network: dict = field(default_factory=dict)
+    # any kind: what the app's data-source pool held at each window's start and opened during
+    # it, as ``database`` (changes/database_read_back.py), where the pause was as asked
+    pool: dict = field(default_factory=dict)
     # any kind: what the running server reports for each arm, {"baseline"|"variant": {address:
     # {attribute: value}}}, read back on every node (changes/runtime_read_back.py)
     runtime: dict = field(default_factory=dict)
@@ -1071,7 +1074,8 @@ def _load_level_problems(data: dict) -> list[Problem]:
 
 # The change tables whose ranges are read back from a window's figures, each with the
 # metrics.runtime group that samples those figures: {table: runtime group}.
-WINDOW_READ_BACKS = {"database": database_stats.RUNTIME_NAME, "network": "network"}
+WINDOW_READ_BACKS = {"database": database_stats.RUNTIME_NAME, "network": "network",
+                     "pool": "datasource-pool"}
 
 
 def _window_read_back_problems(table: str, runtime: str, ranges_by_arm: dict,
@@ -1372,6 +1376,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
                   for arm, ranges in change.get("database", {}).items()},
         network={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                  for arm, ranges in change.get("network", {}).items()},
+        pool={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
+              for arm, ranges in change.get("pool", {}).items()},
         runtime={arm: {address: dict(attributes) for address, attributes in table.items()}
                  for arm, table in change.get("runtime", {}).items()},
         client={arm: {figure: tuple(value) if isinstance(value, list) else value

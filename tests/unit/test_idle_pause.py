@@ -29,3 +29,31 @@ def test_a_window_records_the_connections_it_found_and_opened():
     assert window["created"] == 16 and window["creation_ms"] == 2060
     summed = telemetry._summed([(before, after), (after, after)])
     assert telemetry._pool_window(*summed, transactions=100)["created"] == 16
+
+
+def test_the_pool_ranges_fail_a_window_whose_pool_did_not_hold():
+    from tuninglab.changes import database_read_back as read_back
+    recipe = load_recipe(PAUSING)
+    held = {"active_at_start": 16.0, "created": 0.0}
+    emptied = {"active_at_start": 0.0, "created": 16.0}
+    def run(variant, pool):
+        return read_back.checks(recipe.change.pool, variant, pool, where="in the pool",
+                                window_figures=read_back.POOL_FIGURES)
+    assert all(c.ok for c in run(True, held)) and all(c.ok for c in run(False, emptied))
+    # what the run of 6 December 2026 03:57 saw: the minimum alone emptied like the baseline
+    assert [c.ok for c in run(True, emptied)] == [False, False]
+    assert not all(c.ok for c in run(False, held))
+
+
+def test_pool_ranges_need_the_pool_sampled(tmp_path):
+    import shutil
+
+    import pytest
+
+    from tuninglab.recipe import RecipeError
+    folder = tmp_path / "recipes" / "guide" / PAUSING.name
+    shutil.copytree(PAUSING, folder)
+    toml = folder / "recipe.toml"
+    toml.write_text(toml.read_text().replace('runtime = ["datasource-pool"]', 'runtime = []'))
+    with pytest.raises(RecipeError, match="change.pool.*datasource-pool"):
+        load_recipe(folder)

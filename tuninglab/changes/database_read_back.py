@@ -5,7 +5,10 @@ as a change to the server proves itself in the server's model. The recipe states
 (``[change.database]``); the figures come from database_stats.py. The same ranges, read the
 same way, hold what an arm's nodes sent and received on their networks (``[change.network]``,
 ``where`` "on the nodes' networks"; network_counters.py): a session written whole at every
-request sends its large attribute, one written by its changed attributes does not.
+request sends its large attribute, one written by its changed attributes does not. And what
+the app's data-source pool held when a window began and opened during it
+(``[change.pool]``, telemetry.py): a minimum pool size that holds through a quiet spell starts
+the burst with its connections open, one that does not opens them again.
 """
 from __future__ import annotations
 
@@ -14,13 +17,17 @@ from .checks import Check
 
 # counted over the window; the others per transaction
 WINDOW_FIGURES = ("deadlocks", "serialization_failures")
+# the pool's figures are all the window's own (telemetry._pool_window)
+POOL_FIGURES = ("active_at_start", "created")
 
 
 def checks(ranges_by_arm: dict, variant: bool, database: dict | None,
-           where: str = "in the database") -> list[Check]:
+           where: str = "in the database",
+           window_figures: tuple[str, ...] = WINDOW_FIGURES) -> list[Check]:
     """One check per range the recipe gives the arm; none when it gives none. ``database``:
     the window's figures (its ``per_tx``, ``transactions`` and ``cut_off``), ``where`` they
-    were read, for the checks' words."""
+    were read, for the checks' words; ``window_figures`` those counted over the window, not
+    per transaction."""
     arm = VARIANT if variant else BASELINE
     ranges = ranges_by_arm.get(arm, {})
     if not ranges:
@@ -30,7 +37,7 @@ def checks(ranges_by_arm: dict, variant: bool, database: dict | None,
         return [Check(f"the window's figures {where} ({arm})", "read", why, False)]
     out = []
     for figure, (low, high) in ranges.items():
-        if figure in WINDOW_FIGURES:
+        if figure in window_figures:
             value = database.get(figure)
             out.append(Check(f"{figure} in the window, {where} ({arm})",
                              f"{low:g} to {high:g}", _shown(value),
