@@ -131,6 +131,26 @@ def test_the_time_table_sets_runs_on_a_warm_stack_against_new_ones():
     assert "taken over warm" not in time_table.render(site)
 
 
+def test_the_time_table_gives_the_ab_runs_time_and_interval_apart():
+    from tuninglab.site import time_table
+
+    def run(kind, wall_min, low, high, stopped):
+        return {"kind": kind, "primary_metric": "throughput",
+                "provenance": {"wall_s": wall_min * 60, "phases": {"trials_s": 60.0}},
+                "design": {"sequential": {"stopped": stopped}},
+                "analysis": {"comparisons": [{"metrics": {"throughput": {
+                    "ci_low": low, "ci_high": high}}}]}}
+    results = {"a": run("ab", 6, -0.02, 0.04, "equivalent"), "b": run("ab", 10, 0.10, 0.20,
+                                                                       "effect"),
+               "c": run("ab", 20, -0.05, 0.05, "budget"), "d": run("sweep", 40, -1, 1, None)}
+    site = SimpleNamespace(entries=[SimpleNamespace(id=i) for i in results],
+                           newest=lambda i: (None, results[i]))
+    text = time_table.render(site)
+    assert ("The 3 A/B recipes among them (one change against the baseline, no curve) took "
+            "10.0 min at the median (6.0 to 20.0), with a median primary half-width of 5.0 %; "
+            "2 stopped at a look before their last block.") in text
+
+
 def test_a_result_block_says_its_stack_was_taken_over_warm_and_from_which_run():
     from tuninglab.site import result_block
     result = {"warmup": {"app-1": {"windows": [{"seconds": 5}], "steady": {"app-1": True}}},

@@ -16,11 +16,12 @@ PHASES = {"preflight_s": "checks before the stack", "stack_s": "stack start",
 
 
 def render(site) -> str:
-    runs = []
+    runs, results = [], []
     for entry in site.entries:
         found = site.newest(entry.id)
         if found is not None:
             runs.append((found[1].get("provenance") or {}))
+            results.append(found[1])
     timed = [p for p in runs if p.get("phases")]
     if not timed:
         return (f"None of the {len(runs)} newest published results records its phases yet (they "
@@ -38,6 +39,7 @@ def render(site) -> str:
     lines += ["", f"A whole run took {statistics.median(walls) / 60:.1f} min at the median "
                   f"({min(walls) / 60:.1f} to {max(walls) / 60:.1f})."]
     lines += _warm_lines(timed)
+    lines += _ab_lines(results)
     lines += _catalogue_lines(runs)
     return "\n".join(lines) + "\n"
 
@@ -50,6 +52,36 @@ def _catalogue_lines(runs: list[dict]) -> list[str]:
     return ["", f"Re-measuring all {len(walls)} recipes one after another would take about "
                 f"{sum(walls) / 3600:.1f} h at the wall time of each one's newest published "
                 f"run."]
+
+
+def _ab_lines(results: list[dict]) -> list[str]:
+    """The A/B runs alone (one change against the baseline, no curve): how long one took and
+    how wide its primary interval was, the two figures a faster run must not trade against
+    each other (a run that stops sooner has fewer blocks)."""
+    ab = [r for r in results if r.get("kind") == "ab"
+          and (r.get("provenance") or {}).get("phases") and _primary(r)]
+    if not ab:
+        return []
+    walls = [r["provenance"]["wall_s"] / 60 for r in ab]
+    halves = [(_primary(r)["ci_high"] - _primary(r)["ci_low"]) / 2 * 100 for r in ab]
+    early = sum(((r.get("design") or {}).get("sequential") or {}).get("stopped")
+                in ("effect", "equivalent") for r in ab)
+    return ["", f"The {len(ab)} A/B recipes among them (one change against the baseline, no "
+                f"curve) took {statistics.median(walls):.1f} min at the median "
+                f"({min(walls):.1f} to {max(walls):.1f}), with a median primary half-width of "
+                f"{statistics.median(halves):.1f} %; {early} stopped at a look before their "
+                f"last block."]
+
+
+def _primary(result: dict) -> dict | None:
+    """The primary metric's comparison of a valid A/B result, if it has an interval."""
+    comparisons = (result.get("analysis") or {}).get("comparisons") or []
+    if not comparisons:
+        return None
+    found = comparisons[0].get("metrics", {}).get(result.get("primary_metric"))
+    if not found or found.get("ci_low") is None or found.get("ci_high") is None:
+        return None
+    return found
 
 
 def _warm_lines(timed: list[dict]) -> list[str]:
