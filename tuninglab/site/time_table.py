@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import statistics
 
+from .. import result as result_file
+from ..analysis import sequential
 from .text import cell
 
 # The phases in running order, with how the page names them.
@@ -58,30 +60,21 @@ def _ab_lines(results: list[dict]) -> list[str]:
     """The A/B runs alone (one change against the baseline, no curve): how long one took and
     how wide its primary interval was, the two figures a faster run must not trade against
     each other (a run that stops sooner has fewer blocks)."""
-    ab = [r for r in results if r.get("kind") == "ab"
-          and (r.get("provenance") or {}).get("phases") and _primary(r)]
+    ab = [(r, entry) for r in results if r.get("kind") == "ab"
+          and (r.get("provenance") or {}).get("phases")
+          for entry in [result_file.primary_entry(r)]
+          if entry and entry.get("ci_low") is not None and entry.get("ci_high") is not None]
     if not ab:
         return []
-    walls = [r["provenance"]["wall_s"] / 60 for r in ab]
-    halves = [(_primary(r)["ci_high"] - _primary(r)["ci_low"]) / 2 * 100 for r in ab]
+    walls = [r["provenance"]["wall_s"] / 60 for r, _ in ab]
+    halves = [(entry["ci_high"] - entry["ci_low"]) / 2 * 100 for _, entry in ab]
     early = sum(((r.get("design") or {}).get("sequential") or {}).get("stopped")
-                in ("effect", "equivalent") for r in ab)
+                in (sequential.EFFECT, sequential.EQUIVALENT) for r, _ in ab)
     return ["", f"The {len(ab)} A/B recipes among them (one change against the baseline, no "
                 f"curve) took {statistics.median(walls):.1f} min at the median "
                 f"({min(walls):.1f} to {max(walls):.1f}), with a median primary half-width of "
                 f"{statistics.median(halves):.1f} %; {early} stopped at a look before their "
                 f"last block."]
-
-
-def _primary(result: dict) -> dict | None:
-    """The primary metric's comparison of a valid A/B result, if it has an interval."""
-    comparisons = (result.get("analysis") or {}).get("comparisons") or []
-    if not comparisons:
-        return None
-    found = comparisons[0].get("metrics", {}).get(result.get("primary_metric"))
-    if not found or found.get("ci_low") is None or found.get("ci_high") is None:
-        return None
-    return found
 
 
 def _warm_lines(timed: list[dict]) -> list[str]:
