@@ -345,6 +345,8 @@ class _Run:
         specs = {node: self._warm_spec(node, arms[node]) for node in order}
         side_by_side = prof.compile_side_by_side or (compiled_before
                                                      and prof.recompile_side_by_side)
+        rule = (warmup.SteadyRule.rewarmed(prof.rewarm_windows)
+                if compiled_before and prof.rewarm_windows else warmup.SteadyRule())
         # The CI profile (compile phase side by side, no plateau phase) warms every node at
         # once whatever the layout: nothing is left to do one node at a time.
         at_once = self.plan.concurrency > 1 or (side_by_side and prof.plateau_max_s == 0)
@@ -353,7 +355,7 @@ class _Run:
         for group in groups:
             records.update(warmup.warm_up(self.stack, {n: specs[n] for n in group},
                                           compile_max_s=prof.compile_max_s,
-                                          plateau_max_s=prof.plateau_max_s, say=say,
+                                          plateau_max_s=prof.plateau_max_s, rule=rule, say=say,
                                           compile_side_by_side=side_by_side,
                                           between_windows=lambda n, phase: self._between(
                                               n, self._warm_arm(n, arms[n], phase))))

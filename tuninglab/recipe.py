@@ -337,6 +337,7 @@ class Profile:
     launches: int = 1  # a sweep with a node per value: how often each node starts anew
     compile_side_by_side: bool = False  # nodes compile together (CI) or alone
     recompile_side_by_side: bool = False  # nodes whose JVMs compiled before (a reload) together
+    rewarm_windows: int = 0  # such nodes' plateau: windows with the compiler quiet (0: full rule)
     min_usable_share: float = 1.0  # of the planned blocks, usable after re-runs, for validity
     reuse_stack: bool = False  # take and leave a parked stack (stackpool.py), if enabled
     reuse_runs: int = 0  # how many runs a kept stack may serve (0: no limit)

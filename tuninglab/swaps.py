@@ -117,7 +117,7 @@ class ReloadEverywhereSwitcher(Switcher):
         run.say(f"switch to {arm.label}: every node of {node} reloaded "
                 f"({', '.join(f'{m} {s:.1f} s' for m, s in seconds.items())}), cluster "
                 f"formed again")
-        warm = run.warm_up({node: arm})
+        warm = run.warm_up({node: arm}, compiled_before=True)
         self.records.append({"before_trial": len(run.trials), "target": node,
                              "level": arm.level, "reload_s": seconds, "warmup": warm})
         return found

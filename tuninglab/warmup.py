@@ -78,15 +78,24 @@ class SteadyRule:
     varies by about 10 % (2026-11-25), so over 30 s the trend itself is known only to about
     +/-12 %: the drift bound catches a node still climbing fast, not a slow creep. A slow
     creep common to both nodes of a crossover cancels in their ratio; the compiler's own
-    activity, which is not noisy, is the sharper test.
+    activity, which is not noisy, is the sharper test. A JVM that compiled this server before
+    is held to that test alone (``rewarmed``).
     """
 
-    drift: float = 0.10
+    drift: float | None = 0.10  # None: no trend test (a JVM that compiled before: rewarmed)
     # The wall-time bound it replaces (15 % of the window) read about three times the CPU share
     # on a quarter-core node with 8 users (calibration run of 26 November 2026), so 5 % keeps
     # that node's plateau where it was; a throttled node with many threads no longer fails it.
     jit_share: float = 0.05
-    windows: int = 6
+    windows: int = 6  # plateau windows before the rule can pass
+    jit_windows: int = 4  # the last windows whose compiler share is averaged
+
+    @classmethod
+    def rewarmed(cls, windows: int) -> "SteadyRule":
+        """The rule for a JVM that has compiled this server before (a reload, a stack taken
+        over warm): ``windows`` windows with the compiler quiet, no trend test (profiles.toml,
+        ``rewarm_windows``, says why)."""
+        return cls(drift=None, windows=windows, jit_windows=windows)
 
     def trend(self, windows: list[Window]) -> float | None:
         """The relative change the least-squares line predicts across the last windows."""
@@ -101,13 +110,16 @@ class SteadyRule:
         return math.exp(slope * (len(ys) - 1)) - 1
 
     def steady(self, windows: list[Window]) -> bool:
-        change = self.trend(windows)
-        if change is None:
+        plateau = [w for w in windows if w.phase == "plateau"]
+        if len(plateau) < self.windows or any(w.throughput <= 0 for w in plateau[-self.windows:]):
             return False
-        recent = [w for w in windows if w.phase == "plateau"][-4:]
-        read = [w for w in recent if w.jit_share is not None]
+        if self.drift is not None:
+            change = self.trend(windows)
+            if change is None or abs(change) > self.drift:
+                return False
+        read = [w for w in plateau[-self.jit_windows:] if w.jit_share is not None]
         jit = sum(w.jit_share * w.seconds for w in read) / sum(w.seconds for w in read) if read else 0.0
-        return abs(change) <= self.drift and jit <= self.jit_share
+        return jit <= self.jit_share
 
 
 # The compile phase ends once the compiler's threads used less than this share of the CPU the

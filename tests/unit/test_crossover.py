@@ -207,7 +207,8 @@ def test_a_cluster_change_that_needs_a_reload_reloads_and_warms_every_node_at_ea
     run = _FakeRun({"lb": "baseline"})
     run.stack, run.trials, run.say = Stack(), [{}, {}], lambda text: None
     run.servers = type("S", (), {"verify": lambda _self, stack: done.append("verify") or ["ok"]})()
-    run.warm_up = lambda arms: done.append(("warm", *arms)) or {"lb": {"steady": True}}
+    run.warm_up = lambda arms, compiled_before: done.append(("warm", *arms, compiled_before)) or {
+        "lb": {"steady": True}}
     switcher = ReloadEverywhereSwitcher(run)
     base = Arm("baseline", "Baseline", "baseline", None, node="lb")
     change = Arm("variant", "Variant", "variant", None, node="lb")
@@ -216,7 +217,7 @@ def test_a_cluster_change_that_needs_a_reload_reloads_and_warms_every_node_at_ea
     assert run.kind.applied == [("app-1", "variant"), ("app-2", "variant")]
     assert done[:4] == [("widen", "app-1"), ("reload", "app-1"), ("widen", "app-2"),
                         ("reload", "app-2")]  # one after the other: each rejoins a live view
-    assert done[4:] == ["verify", ("warm", "lb")]
+    assert done[4:] == ["verify", ("warm", "lb", True)]  # warmed as JVMs that compiled before
     assert switcher.records == [{"before_trial": 2, "target": "lb", "level": "variant",
                                  "reload_s": {"app-1": 4.0, "app-2": 4.0},
                                  "warmup": {"lb": {"steady": True}}}]
@@ -357,15 +358,16 @@ def test_nodes_reloaded_between_periods_compile_side_by_side_and_fresh_jvms_one_
     from tuninglab.experiment import _Run
     from tuninglab.plan import CROSSOVER, Arm
     from tuninglab.swaps import ReloadSwitcher
-    asked = []
+    asked, rules = [], []
     monkeypatch.setattr(experiment.warmup, "warm_up", lambda stack, specs, **kw: asked.append(
-        (tuple(specs), kw["compile_side_by_side"])) or {n: {} for n in specs})
+        (tuple(specs), kw["compile_side_by_side"])) or rules.append(kw["rule"])
+        or {n: {} for n in specs})
     monkeypatch.setattr(experiment, "_say_warm", lambda *args: None)
     base = Arm("baseline", "Baseline", "baseline", None)
     change = Arm("variant", "Variant", "variant", None)
     arms = {"app-1": base, "app-2": change}
     profile = SimpleNamespace(compile_side_by_side=False, recompile_side_by_side=True,
-                              compile_max_s=180, plateau_max_s=60)
+                              compile_max_s=180, plateau_max_s=60, rewarm_windows=3)
     run = _FakeRun({"app-1": "baseline", "app-2": "variant"})
     run.prof, run.say, run.rng = profile, lambda text: None, __import__("random").Random(1)
     run.plan = SimpleNamespace(concurrency=2, layout=CROSSOVER,
@@ -380,6 +382,9 @@ def test_nodes_reloaded_between_periods_compile_side_by_side_and_fresh_jvms_one_
     ReloadSwitcher(run).begin_period(-1)  # a reload between periods
     assert asked == [(tuple(asked[0][0]), False), (tuple(asked[1][0]), True)]
     assert set(asked[0][0]) == set(asked[1][0]) == {"app-1", "app-2"}
+    # a fresh JVM's plateau has the trend test; a reloaded one's only the quiet compiler
+    assert rules[0] == experiment.warmup.SteadyRule()
+    assert rules[1] == experiment.warmup.SteadyRule.rewarmed(3)
 
     asked.clear()  # the published design without the knob: one node at a time after a reload
     run.prof = SimpleNamespace(**{**vars(profile), "recompile_side_by_side": False})

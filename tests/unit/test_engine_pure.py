@@ -191,6 +191,20 @@ def test_steady_means_a_plateau_with_a_quiet_compiler():
     assert not rule.steady(_windows([500, 505, 498, 502, 500, 501], phase="compile"))
 
 
+def test_a_rewarmed_jvm_needs_only_a_quiet_compiler():
+    """After a reload the JVM keeps the server's compiled code: three windows with the
+    compiler quiet end its plateau, however noisy their throughput."""
+    rule = SteadyRule.rewarmed(3)
+    assert not rule.steady(_windows([500, 505]))  # too few windows
+    assert rule.steady(_windows([210, 120, 260]))  # the noise that failed the trend test
+    assert not SteadyRule().steady(_windows([210, 120, 260, 110, 250, 115]))
+    assert not rule.steady(_windows([500, 505, 498], jit=0.08))  # still compiling
+    # only the last three windows count: a compiler that went quiet ends it
+    assert rule.steady(_windows([500, 505], jit=0.3) + _windows([498, 502, 500]))
+    assert not rule.steady(_windows([500, 0, 498]))  # a window that served nothing
+    assert not rule.steady(_windows([500, 505, 498], phase="compile"))
+
+
 # --------------------------------------------------------------------------- interference
 
 
