@@ -392,7 +392,7 @@ class _Run:
         (another deployment's URL: without it, the variant's WAR of a deployment change met
         its first requests in the measured trials, 20261127T064823Z)."""
         return (self.spec.with_load(self.kind.load_for(arm)).for_warmup()
-                .at(node, self.streams[node], len(self.streams)))
+                .at(self.kind.target_for(arm, node), self.streams[node], len(self.streams)))
 
     def _between(self, node: str, arm: Arm) -> load.LoadSpec:
         """What the trial loop does to a node between its windows (read every setting back,
@@ -582,7 +582,8 @@ class _Run:
 
     def _load_specs(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
         return {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
-            nodes[arm.id], self.streams[nodes[arm.id]], len(self.streams)) for arm in arms}
+            self.kind.target_for(arm, nodes[arm.id]), self.streams[nodes[arm.id]],
+            len(self.streams)) for arm in arms}
 
     def profiled_pass(self) -> dict:
         """The last slot's arms once more, on the same nodes, while JFR records each node

@@ -11,6 +11,7 @@ DB = "tuninglab/db:17"
 WILDFLY = "tuninglab/wildfly:39.0.1"
 LOADGEN = "tuninglab/k6:1.8.1"
 BALANCER = "tuninglab/haproxy:trixie"  # only a cluster starts one (cluster.py)
+FRONT = "tuninglab/httpd:trixie"  # only change kind front-protocol starts one (front.py)
 # The JDKs a node may run (change kind "jdk"): the common image has 21; the next long-term
 # JDK's image is WILDFLY with that JDK added (images/wildfly-next-jdk, scripts/lib/
 # stack-images.sh), so that the two differ in the JDK alone.

@@ -109,6 +109,8 @@ def versions(stack: Stack, node: str) -> dict:
         # the load driver's own version, under its name ("k6": drivers.DRIVERS)
         driver.name: driver.version(stack.loadgen),
         "tuninglab": metadata.version("tuninglab"),
+        # the web server in front of the nodes (front.py), where the recipe has one
+        **({"httpd": next(iter(stack.fronts.values())).version()} if stack.fronts else {}),
     }
 
 
@@ -116,4 +118,6 @@ def images(stack: Stack) -> dict:
     containers = [("db", stack.db), ("loadgen", stack.loadgen)]
     if stack.nodes:
         containers.append(("app", next(iter(stack.nodes.values()))))
+    if stack.fronts:
+        containers.append(("front", next(iter(stack.fronts.values()))))
     return {role: {"name": c.image, "id": stack.image_ids.get(c.image)} for role, c in containers}

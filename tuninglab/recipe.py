@@ -85,11 +85,12 @@ CHANGE_KEYS = {
     "jvm-agent": ("agent", "agent_options"),
     "network-delay": ("delay_ms", "delayed"),
     "network-rate": ("rate_mbit", "capped"),
+    "front-protocol": ("protocol", "baseline_protocol"),
     "none": ("switch",),
 }
 CHANGE_REQUIRED = {**CHANGE_KEYS, "jboss-cli": ("file",), "none": (), "jvm-agent": ("agent",),
                    "database-split": ("deployment",), "network-delay": ("delay_ms",),
-                   "network-rate": ("rate_mbit",)}
+                   "network-rate": ("rate_mbit",), "front-protocol": ("protocol",)}
 # Change kinds whose arms choose which of the app's deployments they drive.
 DEPLOYMENT_KINDS = ("deployment", "database-split")
 # Change kinds that act on a cluster's balancer: a recipe with one needs [cluster].
@@ -225,6 +226,8 @@ class Change:
     delayed: str | None = None  # kind network-delay: the database behind it (default: the first)
     rate_mbit: float | str | None = None  # kind network-rate: the link's cap (0: none; or {value})
     capped: str | None = None  # kind network-rate: the database behind it (default: the first)
+    protocol: str | None = None  # kind front-protocol: how the variant's load reaches its node
+    baseline_protocol: str | None = None  # kind front-protocol: the baseline's (default: http)
     # any kind: what each arm does to the database per window, {"baseline"|"variant": {figure:
     # (low, high)}}, read back after every window (changes/database_read_back.py)
     database: dict = field(default_factory=dict)
@@ -865,6 +868,10 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
         problems += _window_read_back_problems(table, runtime, change.get(table, {}),
                                                data.get("metrics", {}))
     problems += _client_read_back_problems(change, _app_of(data, folder))
+    if kind == "front-protocol" and "cluster" in data:
+        problems.append(Problem("change.kind", "front-protocol puts a web server in front of "
+                                               "each node, and a [cluster] has a balancer "
+                                               "there; allowed: a recipe without [cluster]"))
     if kind in CLUSTER_KINDS and "cluster" not in data:
         problems.append(Problem("change.kind", f"{kind} changes the balancer in front of a "
                                                f"cluster, and the recipe has no [cluster]; "
@@ -1373,6 +1380,8 @@ def _build_change(change: dict, folder: Path, jvm_options: str) -> Change:
         delayed=change.get("delayed"),
         rate_mbit=change.get("rate_mbit"),
         capped=change.get("capped"),
+        protocol=change.get("protocol"),
+        baseline_protocol=change.get("baseline_protocol"),
         database={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}
                   for arm, ranges in change.get("database", {}).items()},
         network={arm: {figure: tuple(bounds) for figure, bounds in ranges.items()}

@@ -4,7 +4,8 @@ Roles are data. The database and the load generator are started with the stack; 
 servers are *nodes*, each a named container with its own CPU placement, quota, memory cap and
 JVM options, added by whoever needs them (an A/B run starts one node per arm, a load curve one
 node). The load generator addresses a node by its name on the private network, or a
-*balancer* in front of several nodes (``add_balancer``: a cluster, cluster.py).
+*balancer* in front of several nodes (``add_balancer``: a cluster, cluster.py), or a web
+server in front of each node that takes the node's name (``fronted_nodes``: front.py).
 
 Placement (DESIGN.md): nodes on core 1 with half a core each (``NodeConfig.cpus``), the
 database and k6 on core 0. A warm WildFly on a whole core serves about as many transactions as
@@ -29,12 +30,13 @@ from typing import Callable
 import docker
 from testcontainers.core.network import Network
 
-from . import (apps, cgroups, cleanup, cpuinfo, disk_limits, images, interference, network,
-               seeding, stackpool)
+from . import (apps, cgroups, cleanup, cpuinfo, disk_limits, front, images, interference,
+               network, seeding, stackpool)
 from . import placement as placements
 from .containers import (DERIVED_CONFIGS, Balancer, LinkProxy, LoadGenerator, PostgresNode,
                          StartupError, WildFlyNode, read_image_file)
 from .drivers import driver_for
+from .front import HttpdFront
 from .management import (ManagementClient, ManagementError, apply_operations,
                          clear_system_properties, deploy_archive)
 from .together import together
@@ -129,6 +131,12 @@ class StackConfig:
     # each node (Stack._linked): every message between two nodes crosses one proxy, the one
     # in front of the node its connection was opened to, in either direction.
     linked_nodes: bool = False
+    # Every node behind a web server of its own (front.py; change kind front-protocol), which
+    # takes the node's name on the network, so the load reaches the node through it. The
+    # fronts run beside the load generator, as a cluster's balancer does, without a quota:
+    # their CPU is recorded per window (telemetry.py) rather than capped.
+    fronted_nodes: bool = False
+    front_protocol: str = "http"  # how a front reaches its node when it starts
 
     @property
     def shared_cpus(self) -> set[int]:
@@ -159,7 +167,8 @@ class Stack:
         self.placement = placement or placements.current()
         self.spread = self.placement.kind != "local"
         # nor is one with a link proxy (the pool's record has no place for it)
-        reuse = reuse and not self.spread and not config.proxied and not config.linked_nodes
+        reuse = (reuse and not self.spread and not config.proxied and not config.linked_nodes
+                 and not config.fronted_nodes)
         # Where the recipe's apps live (its workspace), and the app under test: what its
         # data sources and database are called (apps.App), for telemetry and the change kinds.
         self.workspace = workspace
@@ -195,6 +204,7 @@ class Stack:
         self.balancers: dict[str, Balancer] = {}
         # by the database each is in front of, or by its own name in front of a node
         self.proxies: dict[str, LinkProxy] = {}
+        self.fronts: dict[str, HttpdFront] = {}  # by the node each is in front of
         self.node_configs: dict[str, NodeConfig] = {}
         self._management: dict[str, ManagementClient] = {}
         self._meters: dict[str, cgroups.ContainerMeter] = {}
@@ -241,7 +251,8 @@ class Stack:
         # a node on another JDK's image, a client JVM's load generator: missing, it is named
         # with set-up's command; its id is part of the stack's kind (stackpool.key)
         other = sorted({c.image for c in self.initial_nodes.values()} - {images.WILDFLY}
-                       | ({self.loadgen_image} - {images.LOADGEN}))
+                       | ({self.loadgen_image} - {images.LOADGEN})
+                       | ({images.FRONT} if self.config.fronted_nodes else set()))
         if other:
             self.image_ids.update(images.require_images(self.client, other))
         swept = [removed for client in [self.client, *self.placement.clients().values()]
@@ -285,8 +296,8 @@ class Stack:
                                    .with_cpuset(self.config.loadgen_cpuset)
                                    .with_labels(self.scope.labels("loadgen")),
                                    "loadgen", "loadgen")
-        self._start_together([*self._new_databases(), self.loadgen, *self._new_links(nodes)],
-                             nodes)
+        self._start_together([*self._new_databases(), self.loadgen, *self._new_links(nodes),
+                              *self._new_fronts(nodes)], nodes)
         if self.reuse:
             self.save_pristine()
         self.started_in_s = time.monotonic() - began
@@ -499,6 +510,32 @@ class Stack:
             proxies.append(self.proxies[key])
         return proxies
 
+    def _new_fronts(self, nodes: dict[str, NodeConfig]) -> list:
+        """A web server in front of each node (fronted_nodes), under the node's name; it
+        reaches the node once the node has booted, and nothing asks it before."""
+        if not self.config.fronted_nodes:
+            return []
+        for name in nodes:
+            self.fronts[name] = self._place(
+                HttpdFront(name, self.config.front_protocol)
+                .on(self.network, name).with_cpuset(self.config.loadgen_cpuset)
+                .with_memory("256m").with_labels(self.scope.labels(f"front:{name}")),
+                f"{name}{FRONT_SUFFIX}", "balancer")
+            self._meters.pop(f"{name}{FRONT_SUFFIX}", None)
+        return [self.fronts[name] for name in nodes]
+
+    def front_of(self, node: str) -> HttpdFront:
+        """The web server in front of a node (fronted_nodes)."""
+        if node not in self.fronts:
+            raise KeyError(f"no front in front of {node!r}; fronted nodes: "
+                           f"{', '.join(self.fronts) or 'none'} (change kind front-protocol "
+                           f"puts one in front of every node)")
+        return self.fronts[node]
+
+    def front_roles(self) -> list[str]:
+        """The fronts as roles of the meters: "app-1 front"."""
+        return [f"{name}{FRONT_SUFFIX}" for name in self.fronts]
+
     def link_name(self, node: str) -> str:
         """The name of the link proxy in front of a cluster's node (linked_nodes)."""
         return _link(node)
@@ -623,7 +660,8 @@ class Stack:
 
     def meter_roles(self) -> list[str]:
         """Every container of the stack, as the meters name it (telemetry reads each)."""
-        return [*self.databases, *self.proxy_roles(), "loadgen", *self.balancers, *self.nodes]
+        return [*self.databases, *self.proxy_roles(), "loadgen", *self.balancers,
+                *self.front_roles(), *self.nodes]
 
     def machines(self) -> list[interference.Machine]:
         """The kernels the stack runs on, each with its roles (interference is read per
@@ -817,6 +855,8 @@ class Stack:
             return self.loadgen
         if role in self.balancers:
             return self.balancers[role]
+        if role.endswith(FRONT_SUFFIX) and role[:-len(FRONT_SUFFIX)] in self.fronts:
+            return self.fronts[role[:-len(FRONT_SUFFIX)]]
         return self.nodes[role]
 
     def _new_node(self, name: str, config: NodeConfig, booting: int = 1) -> WildFlyNode:
@@ -826,9 +866,11 @@ class Stack:
         shares = math.ceil(booting / self.engine_cpus(name))
         node = WildFlyNode(config.image,
                            boot_timeout_s=WildFlyNode.BOOT_TIMEOUT_S * max(1, shares))
-        node.on(self.network, name)
+        # a fronted node leaves its name to its front (front.py) and answers behind it
+        alias = front.behind(name) if self.config.fronted_nodes else name
+        node.on(self.network, alias)
         self._place(node, name, "node")
-        node.with_network_aliases(name, *config.network_aliases)
+        node.with_network_aliases(alias, *config.network_aliases)
         # Boot with every CPU (a JVM boots about twice as fast on two cores); its limits are
         # applied with restore(). Memory is capped from the start.
         node.with_name(f"tl-{self.network.name[:8]}-{name}-{int(time.time() * 1000) % 100000}")
@@ -910,6 +952,7 @@ class Stack:
 
 
 PROXY_SUFFIX = " proxy"  # a proxy's role in the meters: "db proxy", "app-1-link proxy"
+FRONT_SUFFIX = front.ROLE_SUFFIX  # a front's role in the meters: "app-1 front"
 JGROUPS_PORT = 7600  # the jgroups-tcp socket binding of standalone-ha.xml
 
 

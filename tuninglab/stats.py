@@ -100,6 +100,11 @@ METRIC_RULES = {
     "db_cpu_per_tx": MetricRule(higher_is_better=False, scale=RATIO,
                                 negligible_below=("cpu_per_tx", 0.01)),
     "dropped_share": MetricRule(higher_is_better=False, scale=DIFFERENCE),
+    # The web server in front of a node (front.py), per transaction: the tier it adds. An arm
+    # whose load goes to the node directly leaves its front idle (its CPU is the status page's
+    # reads): against that, a ratio is noise, as for the database's CPU below.
+    "front_cpu_per_tx": MetricRule(higher_is_better=False, scale=RATIO,
+                                   negligible_below=("cpu_per_tx", 0.01)),
     # What the app's transactions did in its database (database_stats.py), where a recipe reads
     # it: statements, rows updated, WAL bytes and rollbacks per transaction, deadlocks a minute,
     # and the aborts the database forced (deadlocks, serialization failures) per 1,000.

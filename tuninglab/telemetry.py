@@ -12,6 +12,7 @@ import time
 
 from . import database_stats, disk_limits, interference, network_counters
 from .compiler_cpu import busiest, compiler_figures, compiler_reading
+from .front import ROLE_SUFFIX as FRONT_SUFFIX
 from .jvm_threads import read_threads
 from .management import BROKER, MESSAGING, ManagementError
 from .management import PLATFORM_GC as GC
@@ -144,6 +145,16 @@ def snapshot(stack, target: str, runtime: tuple[str, ...], edge: str = "end") ->
     return snap
 
 
+def _front_cpu(stack, members: list[str], cpu: dict[str, float], transactions: int) -> dict:
+    """The CPU the web servers in front of the window's nodes used per transaction (ms), where
+    the nodes have fronts (front.py): the tier a front adds, whose cost is part of the answer."""
+    roles = [f"{n}{FRONT_SUFFIX}" for n in members if n in stack.fronts]
+    if not roles:
+        return {}
+    return {"front_cpu_per_tx_ms": sum(cpu[r] for r in roles) * 1000 / transactions
+            if transactions else None}
+
+
 def _database(stack, runtime: tuple[str, ...]) -> dict | None:
     """The app's database's counters on the stack's first database, if the recipe asks."""
     if database_stats.RUNTIME_NAME not in runtime:
@@ -205,7 +216,10 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
                "loadgen": len(interference.cpuset_cpus(stack.config.loadgen_cpuset)),
                # a delaying proxy's CPU (network.py), reported beside what it serves
                **{role: len(interference.cpuset_cpus(stack.config.proxy_cpuset))
-                  for role in stack.proxy_roles()}}
+                  for role in stack.proxy_roles()},
+               # a web server in front of a node (front.py), beside the load generator
+               **{role: len(interference.cpuset_cpus(stack.config.loadgen_cpuset))
+                  for role in stack.front_roles()}}
     app_cpu_s = sum(cpu[n] for n in members)
     app_allowed = sum(stack.allowed_cpus(n) for n in members)
     containers = {role: {"cpu_s": cpu[role], "allowed_cpus": allowed[role],
@@ -236,6 +250,7 @@ def window(stack, target: str, before: dict, after: dict, transactions: int, loa
         if transactions and shared_by == 1
         else None,
         "shared_by": shared_by,
+        **_front_cpu(stack, members, cpu, transactions),
         "gc_time_share": gc_ms / (load_s * 1000 * len(members)) if load_s > 0 else None,
         # How busy the node's JIT compiler was: a warm node compiles little; a burst during a
         # window is the node changing under the measurement. Three figures of the busiest

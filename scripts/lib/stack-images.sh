@@ -43,6 +43,10 @@ stage_balancer() {
   stage_image_dir balancer "$1"
 }
 
+stage_front_httpd() {
+  stage_image_dir front-httpd "$1"
+}
+
 # An image one layer on top of the common server image (images/NAME/Dockerfile). The wildfly
 # image's id goes into the build arguments (and so into the context hash): a rebuilt wildfly
 # image rebuilds this one.
@@ -106,6 +110,9 @@ image_register k6 "$IMAGE_K6" stage_k6
 # file is one of every result's stack inputs (staleness.py), and a stack without a balancer
 # does not change when the balancer does.
 image_register balancer tuninglab/haproxy:trixie stage_balancer
+# The web server in front of a node (tuninglab/front.py, change kind front-protocol); its name
+# lives here and in tuninglab/images.py for the same reason.
+image_register front-httpd tuninglab/httpd:trixie stage_front_httpd
 # Its name lives here too, and in tuninglab/images.py (JDK_IMAGES): only the recipes that use it
 # change when it does.
 image_register wildfly-next-jdk tuninglab/wildfly-next-jdk:39.0.1 stage_wildfly_next_jdk

@@ -527,9 +527,10 @@ class _Stack:
     """What telemetry.window reads of a stack: two nodes on half a CPU each, or a cluster of
     them behind the balancer "lb"."""
 
-    def __init__(self, balancers=None, db_cpus=None):
+    def __init__(self, balancers=None, db_cpus=None, fronts=()):
         from types import SimpleNamespace
         self.config = SimpleNamespace(db_cpuset="0", loadgen_cpuset="0", shared_cpus={0})
+        self.fronts = dict.fromkeys(fronts)  # nodes with a web server in front (front.py)
         self.node_configs = {n: SimpleNamespace(cpus=0.5, cpuset="1")
                              for n in ("app-baseline", "app-variant")}
         self.nodes = dict.fromkeys(self.node_configs)
@@ -540,8 +541,11 @@ class _Stack:
     def proxy_roles(self):
         return []
 
+    def front_roles(self):
+        return [f"{node} front" for node in self.fronts]
+
     def meter_roles(self):
-        return [*self.databases, "loadgen", *self.balancers, *self.nodes]
+        return [*self.databases, "loadgen", *self.balancers, *self.front_roles(), *self.nodes]
 
     def machines(self):
         from tuninglab.interference import THIS_MACHINE, Machine
@@ -568,7 +572,8 @@ def _snapshot(t: float, cpu: float, members=("app-baseline",), jit=(0.0,), reque
            "members": {m: {"gc": {"time_ms": 0, "count": 0, "collectors": []}, "jit_s": j}
                        for m, j in zip(members, jit)},
            "cpu_s": {"db": cpu, "db2": cpu / 2, "loadgen": cpu, "app-baseline": cpu,
-                     "app-variant": cpu}}
+                     "app-variant": cpu, "app-baseline front": cpu / 4,
+                     "app-variant front": cpu / 8}}
     if requests is not None:
         out["requests_by_node"] = requests
     return out
@@ -582,6 +587,21 @@ def test_database_cpu_per_transaction_only_when_the_arm_had_the_database_to_itse
     assert window["db_cpu_per_tx_ms"] == expected
     assert window["cpu_per_tx_ms"] == 200.0  # the node's own CPU is its own either way
     assert "members" not in window
+
+
+def test_a_front_counts_its_own_nodes_web_server_per_transaction():
+    """A node behind a web server of its own (front.py): the window holds that front's CPU per
+    transaction, not the other node's front's, and its utilisation beside the load generator;
+    a node without a front has no such figure."""
+    from tuninglab import telemetry
+    stack = _Stack(fronts=("app-baseline", "app-variant"))
+    window = telemetry.window(stack, "app-baseline", _snapshot(0, 0.0), _snapshot(10, 2.0),
+                              transactions=10, load_s=10)
+    assert window["front_cpu_per_tx_ms"] == 50.0  # 0.5 s over 10 transactions
+    assert window["containers"]["app-variant front"]["cpu_s"] == 0.25
+    assert "front_cpu_per_tx_ms" not in telemetry.window(
+        _Stack(), "app-baseline", _snapshot(0, 0.0), _snapshot(10, 2.0), transactions=10,
+        load_s=10)
 
 
 def test_two_databases_count_together_each_against_its_own_quota():

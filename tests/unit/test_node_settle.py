@@ -46,7 +46,8 @@ def _kind(ops, switch="runtime"):
     """A change kind whose one arm applies ``ops``, swapping arms by ``switch``."""
     arm = SimpleNamespace(id="variant")
     return SimpleNamespace(arms=[arm], operations=lambda a: (ops, True), switch=switch,
-                           operation_groups=lambda a: [(ops, True)]), arm
+                           operation_groups=lambda a: [(ops, True)],
+                           configure_arm=lambda stack, node, a: None), arm
 
 
 def _configure(m, setup, ops=(), switch="runtime"):

@@ -164,7 +164,7 @@ def test_every_recipe_in_the_repository_is_valid():
          "change.kind: 'jboss'; allowed: jboss-cli, jvm-options, postgresql-conf, "
          "app-properties, container-limits, workload, client-jvm-options, ladder, "
          "balancer-policy, active-nodes, deployment, database-split, jdk, node-image, jvm-agent, "
-         "network-delay, network-rate, none"),
+         "network-delay, network-rate, front-protocol, none"),
         ("users = 32", "userz = 32",
          "workload.userz: unknown key; allowed keys: mix, model, users, think_time_ms, rate, "
          "max_users, requests_per_connection, deployment, idle_before_s, app, lines, note_chars, "
@@ -444,7 +444,8 @@ def test_schema_enums_match_the_library():
     assert kinds == ["jboss-cli", "jvm-options", "postgresql-conf", "app-properties",
                      "container-limits", "workload", "client-jvm-options", "ladder",
                      "balancer-policy", "active-nodes", "deployment", "database-split", "jdk",
-                     "node-image", "jvm-agent", "network-delay", "network-rate", "none"]
+                     "node-image", "jvm-agent", "network-delay", "network-rate", "front-protocol",
+                     "none"]
     from tuninglab.changes import KINDS
     assert set(kinds) == set(KINDS)
     assert list(AREAS) == ["method", "guide", "thesis", "articles", "own"]  # own: a workspace's

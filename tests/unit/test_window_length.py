@@ -72,7 +72,7 @@ def _slot_run(rates: dict[str, float], monkeypatch):
     spec = SimpleNamespace(with_load=lambda load: SimpleNamespace(
         at=lambda *a: SimpleNamespace(node=a[0], concurrency=4)))
     run.spec, run.streams = spec, {"app-1": 0, "app-2": 1}
-    run.kind = SimpleNamespace(load_for=lambda arm: {})
+    run.kind = SimpleNamespace(load_for=lambda arm: {}, target_for=lambda arm, node: node)
     run.stack = SimpleNamespace(loadgen=None)
 
     def fake_run(loadgen, load, seconds, tag):

@@ -21,6 +21,7 @@ UNITS = {
     "throughput": "tx/s", "latency_p50": "ms", "latency_p90": "ms", "latency_p99": "ms",
     "error_rate": "fraction of requests", "cpu_per_tx": "app-server CPU ms per tx",
     "db_cpu_per_tx": "database CPU ms per tx",
+    "front_cpu_per_tx": "front web server CPU ms per tx",
     "gc_time": "share of wall time in GC", "pool_wait_ms": "ms waiting for a connection per tx",
     "dropped_share": "share of arrivals dropped",
     "db_statements_per_tx": "statements per tx", "db_updates_per_tx": "rows updated per tx",
@@ -53,6 +54,8 @@ def trial_metrics(load: dict, telemetry: dict) -> dict:
                     if figures.get(name) is not None})
     metrics["cpu_per_tx"] = telemetry.get("cpu_per_tx_ms")
     metrics["db_cpu_per_tx"] = telemetry.get("db_cpu_per_tx_ms")
+    if "front_cpu_per_tx_ms" in telemetry:  # a web server in front of the node (front.py)
+        metrics["front_cpu_per_tx"] = telemetry["front_cpu_per_tx_ms"]
     metrics["gc_time"] = telemetry.get("gc_time_share")
     database = telemetry.get("database") or {}
     if "per_tx" in database:  # what the app's transactions did in the database

@@ -15,6 +15,7 @@ from .checks import ChangeNotEffective, Check, require, same
 from .container_limits import ContainerLimitsChange
 from .database_split import DatabaseSplitChange
 from .deployment import DeploymentChange
+from .front_protocol import FrontProtocolChange
 from .jboss_cli import JbossCliChange
 from .jdk import JdkChange
 from .jvm_agent import JvmAgentChange
@@ -34,7 +35,7 @@ KINDS: dict[str, type[ChangeKind]] = {kind.name: kind for kind in (
     NoChange, JbossCliChange, AppPropertiesChange, JvmOptionsChange, ContainerLimitsChange,
     PostgresConfChange, WorkloadChange, ClientJvmOptionsChange, LadderChange, BalancerPolicyChange,
     ActiveNodesChange, DeploymentChange, DatabaseSplitChange, JdkChange, NodeImageChange,
-    JvmAgentChange, NetworkDelayChange, NetworkRateChange)}
+    JvmAgentChange, NetworkDelayChange, NetworkRateChange, FrontProtocolChange)}
 
 
 def kind_for(recipe: Recipe) -> ChangeKind:

@@ -13,9 +13,11 @@ A change kind is a small class registered in ``changes/__init__.py``. It answers
   values it had before); ``operation_groups`` the same for a kind that bundles several
   changes, each applied or not by an arm (a ladder's rungs, ladder.py);
 - ``read_back``: extra proof read from the running node (JVM arguments, the container's
-  limits, the app's own report);
+  limits, the app's own report); ``configure_arm`` what an arm sets outside the server when
+  its node is first configured (a web server's route in front of it);
 - ``load_for`` and ``read_back_load``: a change made by the load generator instead of a server
-  (workload.py), and its proof from the measured window;
+  (workload.py), and its proof from the measured window; ``target_for`` the name the load is
+  sent to (front_protocol.py: around a node's front, or through it);
 - ``check_arm``: refuse an arm's value before anything starts (preflight);
 - ``describe`` and ``files``: what the pages and results show.
 
@@ -106,7 +108,17 @@ class ChangeKind:
     def read_back(self, stack, node: str, arm: Arm) -> list[Check]:
         return []
 
+    def configure_arm(self, stack, node: str, arm: Arm) -> None:
+        """What the arm sets outside the server's model when its node is first configured
+        (front-protocol: the route of the node's front); the model's operations are applied
+        by nodes.configure, and later switches by ``apply_arm``."""
+
     # -- on the load generator's side ----------------------------------------------------------
+    def target_for(self, arm: Arm, node: str) -> str:
+        """The name on the stack's network the arm's load is sent to on ``node``: the node's
+        own, or another name of it (front-protocol's direct arm: the node behind its front)."""
+        return node
+
     def load_for(self, arm: Arm) -> dict:
         """Workload keys this arm's load overrides (a change made by the client)."""
         return {}

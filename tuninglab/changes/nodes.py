@@ -74,6 +74,7 @@ def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> Nod
                 f"{op.where}: {op.address_text} already exists in the baseline; a change file "
                 f"may only add what the baseline does not have")
     responses += [model.apply(m, op) for op in applied_ops]
+    kind.configure_arm(stack, node, arm)
     # A change that declares it swaps with a reload is reloaded in too, whatever the server
     # answers: some writes are applied by a redeployment WildFly starts on its own (the EJB
     # pass-by-value flag), and a read-back during it finds the app gone.
