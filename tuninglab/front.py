@@ -4,8 +4,8 @@ chapter 2.2 (change kind front-protocol).
 
 The front takes the node's name on the stack's network, as a delaying proxy takes a database's
 (stack.py): the load generator, and anything else that reaches the node by name, reaches the
-front, and the node answers behind it under ``behind(name)``. Its statistics (mod_status) say
-how many requests it served and which generation of its configuration is in force."""
+front, and the node answers behind it under ``behind(name)``. Its status page (mod_status)
+says which generation of its configuration is in force, so a switch waits for the new one."""
 from __future__ import annotations
 
 import time
@@ -66,11 +66,6 @@ class HttpdFront(LabContainer):
 
     def status(self) -> dict[str, str]:
         return parse_status(self.run(["tl-front", "status"]))
-
-    def requests_served(self) -> int:
-        """Requests the front has answered since it started (its status page's own among
-        them)."""
-        return int(self.status().get("Total Accesses", "0"))
 
     def set_protocol(self, protocol: str) -> None:
         """Route to the node by ``protocol`` (or close the route: CLOSED): the configuration rewritten and checked, then a
