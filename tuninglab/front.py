@@ -68,9 +68,10 @@ class HttpdFront(LabContainer):
         return parse_status(self.run(["tl-front", "status"]))
 
     def set_protocol(self, protocol: str) -> None:
-        """Route to the node by ``protocol`` (or close the route: CLOSED): the configuration rewritten and checked, then a
-        graceful restart, whose new generation of processes serves the next connections
-        (requests in flight end on the old ones). Returns once the new generation answers."""
+        """Route to the node by ``protocol`` (or close the route: CLOSED): the configuration
+        rewritten and checked, then a graceful restart, whose new generation of processes
+        serves the next connections (requests in flight end on the old ones). Returns once
+        the new generation answers."""
         self._check(protocol)
         generation = self._generation()
         self.run(["tl-front", "protocol", protocol])

@@ -35,11 +35,13 @@ class FrontProtocolChange(ChangeKind):
     # HTTP one): a node switched in place compiles both while it warms.
     warms_every_arm = True
 
+    @property
+    def baseline_way(self) -> str:
+        return self.change.baseline_protocol or DEFAULT_BASELINE
+
     def way(self, arm: Arm) -> str:
         """How the arm's load reaches the node: direct, http or ajp."""
-        if self.applies(arm):
-            return self.change.protocol
-        return self.change.baseline_protocol or DEFAULT_BASELINE
+        return self.change.protocol if self.applies(arm) else self.baseline_way
 
     def route(self, arm: Arm) -> str:
         """The front's route in the arm: the arm's protocol, or closed when it goes direct."""
@@ -50,7 +52,7 @@ class FrontProtocolChange(ChangeKind):
         return behind(node) if self.way(arm) == DIRECT else node
 
     def stack_needs(self) -> dict:
-        first = self.change.baseline_protocol or DEFAULT_BASELINE
+        first = self.baseline_way
         return {"fronted_nodes": True,
                 "front_protocol": first if first in PROTOCOLS else DEFAULT_BASELINE}
 
@@ -92,8 +94,8 @@ class FrontProtocolChange(ChangeKind):
 
     def describe(self, arm: Arm | None = None) -> str:
         if arm is None:
-            return (f"front-protocol: {_way_text(self.change.baseline_protocol or DEFAULT_BASELINE)}"
-                    f" -> {_way_text(self.change.protocol)}")
+            return (f"front-protocol: {_way_text(self.baseline_way)} -> "
+                    f"{_way_text(self.change.protocol)}")
         return _way_text(self.way(arm))
 
 
