@@ -35,7 +35,7 @@ from . import (apps, calibration, changes, courses, database_stats, design, imag
                load, network, preflight, profiling, provenance, quiet, result, stackpool,
                staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
-from .analysis.comparisons import paired_values
+from .analysis.comparisons import paired_values, turn_triples
 from .analysis.trials import UNITS, still_compiling
 from .changes import client_read_back, database_read_back
 from .changes import nodes as node_setup
@@ -696,8 +696,8 @@ class _Run:
         return trial
 
     def running_estimate(self) -> None:
-        """After each block of an A/B run: the primary delta so far (not where the arms take
-        turns: its pairs are turns, analysis/comparisons.py, too few until the end)."""
+        """After each block of an A/B run: the primary delta so far (where the arms take
+        turns, over the units of three turns complete so far: none before the third turn)."""
         c = self._primary_so_far(0.95) if self.prof.claims else None
         if c is None:  # none yet, or a profile whose windows support no interval
             return
@@ -707,12 +707,15 @@ class _Run:
 
     def _primary_so_far(self, confidence: float):
         """The primary comparison over the usable pairs so far, as the analysis will make it,
-        or None where it cannot be made yet (fewer than 3 pairs; not an A/B run)."""
-        if self.plan.kind != AB or self.plan.takes_turns:
+        or None where it cannot be made yet (fewer than 3 pairs; not an A/B run). Arms that
+        take turns pair units of three turns, as the analysis does (comparisons.turn_triples)."""
+        if self.plan.kind != AB:
             return None
         baseline, variant = self.plan.arms
         primary = self.recipe.metrics.primary
-        blocks, b, v = paired_values(self.trials, baseline.id, variant.id, primary)
+        units = (turn_triples(self.trials, (baseline.id, variant.id)) if self.plan.takes_turns
+                 else self.trials)
+        blocks, b, v = paired_values(units, baseline.id, variant.id, primary)
         if len(blocks) < 3:
             return None
         rule = stats.METRIC_RULES[primary]
@@ -758,10 +761,12 @@ def _completed(summary: dict) -> int:
 
 
 def _looks(plan: Plan, prof, blocks: list[design.Block]) -> list[sequential.Look]:
-    """The planned looks of a sequential A/B run (none elsewhere: a curve's points, and arms
-    that take turns, have no single interval to stop on)."""
-    if not prof.sequential or plan.kind != AB or plan.takes_turns:
+    """The planned looks of a sequential A/B run (none elsewhere: a curve's points have no
+    single interval to stop on). Arms that take turns look by units of three turns."""
+    if not prof.sequential or plan.kind != AB:
         return []
+    if plan.takes_turns:
+        return sequential.turn_looks([b.arms for b in blocks])
     points = sequential.look_points([b.period for b in blocks], plan.layout == CROSSOVER)
     return sequential.looks(points, len(blocks)) if len(points) > 1 else []
 

@@ -98,3 +98,42 @@ def test_a_crossover_looks_only_once_four_periods_have_run():
     assert sequential.look_points(four, True) == [20]
     assert sequential.look_points(eight, True) == [12, 18, 24]
     assert sequential.look_points(every, True) == [8, 12, 16, 20]
+
+
+# Arms that take turns (plan.takes_turns): the looks count units of three turns.
+MIRRORED = [("baseline", "variant") if k % 2 == 0 else ("variant", "baseline") for k in range(20)]
+
+
+def test_a_unit_is_complete_only_when_its_third_turn_is_over():
+    # b | v v | b b | ...: a turn that goes on into the next block is not over before it.
+    counts = sequential.units_after(MIRRORED)
+    assert counts[:6] == [0, 0, 1, 1, 1, 2] and counts[-1] == 7
+    # every window its own turn (b v b v b v): a unit for every three windows
+    assert sequential.units_after([("baseline", "variant")] * 3) == [0, 1, 2]
+
+
+def test_taking_turns_looks_from_the_fourth_unit_and_after_the_last_block():
+    found = sequential.turn_looks(MIRRORED)
+    assert [(k.blocks, round(k.fraction * 7)) for k in found] == [(12, 4), (18, 6), (20, 7)]
+    levels = [k.confidence for k in found]
+    assert levels == sorted(levels, reverse=True) and levels[0] > 0.985
+    # a run too short for a look before its end (the CI profile's few blocks) looks never
+    assert sequential.turn_looks(MIRRORED[:6]) == []
+
+
+def test_aa_runs_taking_turns_claim_no_more_than_five_percent():
+    # The units' differences, simulated as the blocks' are above: with the units' levels an
+    # A/A run claims at most 5 %; with a plain 95 % interval at each look, more.
+    found = sequential.turn_looks(MIRRORED)
+    at, total = [round(k.fraction * 7) for k in found], 7
+    d = np.random.default_rng(11).normal(0.0, SD, (RUNS, total))
+
+    def rate(levels):
+        claimed = np.zeros(RUNS, dtype=bool)
+        for units, level in zip(at, levels):
+            low, high = _intervals(d[:, :units], level)
+            claimed |= (low > 0) | (high < 0)
+        return claimed.mean()
+    noise = 2 * (0.05 * 0.95 / RUNS) ** 0.5
+    assert rate([k.confidence for k in found]) <= 0.05 + noise
+    assert rate([0.95] * len(found)) > 0.06

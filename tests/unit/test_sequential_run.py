@@ -95,3 +95,53 @@ def test_the_stored_result_says_why_and_at_which_level():
     assert "stopped after 10 of 20 planned blocks" in result.stopping_text(stored)
     assert result.interval_level({"design": {"confidence": 0.95}}) == "95 %"
     assert result.stopping_text({"design": {}}) is None
+
+
+def _turns_run(effect: float, sd_turn: float, seed: int = 5):
+    """A run whose arms take turns with a reload (jms-xa-two-phase), each turn landing at a
+    level of its own (sd_turn), its windows close to it."""
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "jms-xa-two-phase")
+    prof = recipe.profile("full")
+    plan = compile_plan(recipe, switch="reload")
+    assert plan.takes_turns
+    blocks = design.blocks(plan.slots, prof.blocks, 11,
+                           period_blocks=experiment.period_blocks(plan, prof))
+    rng = np.random.default_rng(seed)
+    run = experiment._Run.__new__(experiment._Run)
+    run.recipe, run.plan, run.prof, run.trials, run.periods = recipe, plan, prof, [], []
+    run.looks = experiment._looks(plan, prof, blocks)
+    run.say, run.retry_periods = (lambda text: None), []
+    run.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
+    run.clock = SimpleNamespace(total=len(blocks), done=lambda s: None)
+    run.switcher = SimpleNamespace(begin_period=lambda orientation: None)
+    turn = {"n": 0, "arm": None, "level": 1.0}
+
+    def slot(block, arm_ids):
+        (arm,) = arm_ids
+        if arm != turn["arm"]:  # a reload: the target lands at a level of its own
+            turn.update(n=turn["n"] + (turn["arm"] is not None), arm=arm,
+                        level=float(np.exp(rng.normal(0, sd_turn))))
+        value = 400 * turn["level"] * float(np.exp(rng.normal(0, 0.005)))
+        value *= float(np.exp(effect)) if arm == "variant" else 1
+        trial = {"block": block.index, "arm": arm, "period": block.period, "turn": turn["n"],
+                 "orientation": block.orientation, "status": "valid", "used": True,
+                 "metrics": {"throughput": value}}
+        run.trials.append(trial)
+        return [trial]
+    run.slot = slot
+    trials, log = run.blocks(blocks)
+    return run, blocks, trials, log
+
+
+def test_arms_taking_turns_stop_at_a_look_counted_in_units():
+    run, blocks, trials, log = _turns_run(-0.40, 0.03)
+    record = log["sequential"]
+    assert [k.blocks for k in run.looks][-1] == len(blocks) and len(run.looks) >= 2
+    assert record["stopped"] == sequential.EFFECT
+    assert record["blocks"] == run.looks[0].blocks < len(blocks)
+    assert len(trials) == 2 * record["blocks"] and record["looks"][0]["pairs"] >= 4
+
+
+def test_arms_taking_turns_without_a_clear_effect_run_every_block():
+    run, blocks, trials, log = _turns_run(0.02, 0.08)
+    assert log["sequential"]["stopped"] == sequential.BUDGET and len(trials) == 2 * len(blocks)

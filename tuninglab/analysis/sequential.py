@@ -35,7 +35,7 @@ import numpy as np
 from ..stats import t_cdf
 
 __all__ = ["Look", "EFFECT", "EQUIVALENT", "BUDGET", "CONTINUE", "RULE", "looks", "look_points",
-           "decide", "spent"]
+           "turn_looks", "units_after", "decide", "spent"]
 
 EFFECT, EQUIVALENT, BUDGET, CONTINUE = "effect", "equivalent", "budget", "continue"
 RULE = "group sequential, O'Brien-Fleming-type alpha spending (Lan-DeMets)"
@@ -137,3 +137,48 @@ def look_points(periods: list[int], crossover: bool, *, first: int = 8, every: i
     if not points or points[-1] != n:
         points.append(n)
     return [p for p in points if p >= 2]
+
+
+# Arms that take turns on one target, each turn a reload and a warm-up (plan.takes_turns), are
+# compared by units of three consecutive turns (comparisons.turn_triples), not by blocks: the
+# units are what the interval's pairs are, so the looks and their levels count units. A look
+# comes after the block that completes a unit, from FIRST_UNITS units on (the interval over
+# fewer has two degrees of freedom or none) and at least EVERY_UNITS units apart, and always
+# after the last block. Until 6 December 2026 such runs had no look at all and ran every
+# block: 28 to 34 minutes each for the four published (blog-notifier, blog-virtual-threads,
+# jms-xa-two-phase, jms-jdbc-journal), whatever their effect.
+FIRST_UNITS, EVERY_UNITS = 4, 2
+
+
+def units_after(block_arms: list[tuple[str, ...]]) -> list[int]:
+    """For each block in running order (its trials' arms, in the order they run), how many
+    units of three turns are complete once it has run, if every trial is usable. A turn is a
+    run of one arm's trials (the switcher reloads only where the arm changes); it ends where
+    the next trial is another arm's, so a turn that goes on into the next block is not over
+    until that block has run."""
+    owner = [k for k, arms in enumerate(block_arms) for _ in arms]
+    flat = [arm for arms in block_arms for arm in arms]
+    turn_ends = [owner[i] for i in range(len(flat)) if i + 1 == len(flat) or flat[i + 1] != flat[i]]
+    unit_ends = turn_ends[2::3]  # a unit is complete when its third turn is
+    return [sum(end <= k for end in unit_ends) for k in range(len(block_arms))]
+
+
+def turn_looks(block_arms: list[tuple[str, ...]], alpha: float = 0.05) -> list[Look]:
+    """The looks of a run whose arms take turns: ``Look.blocks`` the planned blocks after which
+    it looks, its level from the units complete then against the units of the whole run (the
+    error spending of ``looks``, with units for blocks). None where the run has fewer than
+    two looks to make."""
+    counts = units_after(block_arms)
+    total = counts[-1] if counts else 0
+    points: list[tuple[int, int]] = []  # (blocks run, units complete)
+    for k, units in enumerate(counts, start=1):
+        completes = units > (counts[k - 2] if k > 1 else 0)
+        if completes and units >= FIRST_UNITS and (not points or units - points[-1][1] >= EVERY_UNITS):
+            points.append((k, units))
+    if points and points[-1][1] == total:
+        points.pop()  # the last look belongs after the last block (below)
+    points.append((len(counts), total))
+    if len(points) < 2 or points[0][1] < 2:
+        return []
+    levels = _levels(tuple(units for _, units in points), total, alpha)
+    return [Look(k, units / total, level) for (k, units), level in zip(points, levels)]
