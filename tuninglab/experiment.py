@@ -436,10 +436,11 @@ class _Run:
                 self.spent["switches"] += time.monotonic() - began
                 self.periods.append({"period": period, "orientation": block.orientation,
                                      "arms": _node_labels(self.plan, block), **(record or {})})
-            slots_began = time.monotonic()
+            slots_began, switched = time.monotonic(), self.spent["switches"]
             done = [t for slot in block.slots for t in self.slot(block, slot)]
-            if block.index >= len(blocks):
-                self.spent["reruns"] += time.monotonic() - slots_began
+            if block.index >= len(blocks):  # less any turn taken in it (booked as a switch)
+                self.spent["reruns"] += (time.monotonic() - slots_began
+                                         - (self.spent["switches"] - switched))
             if any(t["status"] == "disturbed" for t in done):
                 if self.prof.interference == "enforce" and self.stack.local_engine and any(
                         "CPU steal" in d for t in done for d in t["disturbances"]):

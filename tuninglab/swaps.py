@@ -22,6 +22,7 @@ A period that changes nothing (a layout without periods) costs nothing.
 """
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from .plan import CROSSOVER, DATABASE, PER_LEVEL, RELOAD, RESTART, RUNTIME, SHARED, Arm
@@ -101,6 +102,7 @@ class ReloadEverywhereSwitcher(Switcher):
         run = self.run
         if run.holding.get(node) == arm.level:
             return []
+        began = time.monotonic()
         members = run.stack.members(node)
         for member in members:
             run.kind.apply_arm(run.stack, member, arm, run.states[member])
@@ -120,6 +122,8 @@ class ReloadEverywhereSwitcher(Switcher):
         warm = run.warm_up({node: arm}, compiled_before=True)
         self.records.append({"before_trial": len(run.trials), "target": node,
                              "level": arm.level, "reload_s": seconds, "warmup": warm})
+        # A turn is a switch, though it happens inside a slot: booked as one (result phases)
+        run.spent["switches"] += time.monotonic() - began
         return found
 
 

@@ -206,6 +206,7 @@ def test_a_cluster_change_that_needs_a_reload_reloads_and_warms_every_node_at_ea
 
     run = _FakeRun({"lb": "baseline"})
     run.stack, run.trials, run.say = Stack(), [{}, {}], lambda text: None
+    run.spent = {"switches": 0.0}
     run.servers = type("S", (), {"verify": lambda _self, stack: done.append("verify") or ["ok"]})()
     run.warm_up = lambda arms, compiled_before: done.append(("warm", *arms, compiled_before)) or {
         "lb": {"steady": True}}
@@ -222,6 +223,7 @@ def test_a_cluster_change_that_needs_a_reload_reloads_and_warms_every_node_at_ea
                                  "reload_s": {"app-1": 4.0, "app-2": 4.0},
                                  "warmup": {"lb": {"steady": True}}}]
     assert switcher.before_slot("lb", change) == [] and len(switcher.records) == 1
+    assert run.spent["switches"] > 0  # the turn's time is a switch's in the result's phases
 
 
 def test_a_node_that_already_holds_the_arm_is_not_written_again():
