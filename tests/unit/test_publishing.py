@@ -149,6 +149,13 @@ def test_the_time_table_gives_the_ab_runs_time_and_interval_apart():
     assert ("The 3 A/B recipes among them (one change against the baseline, no curve) took "
             "10.0 min at the median (6.0 to 20.0), with a median primary half-width of 5.0 %; "
             "2 stopped at a look before their last block.") in text
+    assert "Apart" not in text  # no estimate recorded: no split
+    for key, delta in (("a", 0.01), ("b", 0.15), ("c", 0.0)):
+        results[key]["analysis"]["comparisons"][0]["metrics"]["throughput"]["delta"] = delta
+    text = time_table.render(site)
+    assert ("the 2 whose estimate was under 10 % took 13.0 min with a half-width of 4.0 %; the 1 "
+            "whose estimate was 10 % or more took 10.0 min with a half-width of 5.0 % "
+            "(medians).") in text
 
 
 def test_a_result_block_says_its_stack_was_taken_over_warm_and_from_which_run():

@@ -158,7 +158,8 @@ def units_after(block_arms: list[tuple[str, ...]]) -> list[int]:
     until that block has run."""
     owner = [k for k, arms in enumerate(block_arms) for _ in arms]
     flat = [arm for arms in block_arms for arm in arms]
-    turn_ends = [owner[i] for i in range(len(flat)) if i + 1 == len(flat) or flat[i + 1] != flat[i]]
+    turn_ends = [owner[i] for i in range(len(flat))
+                 if i + 1 == len(flat) or flat[i + 1] != flat[i]]
     unit_ends = turn_ends[2::3]  # a unit is complete when its third turn is
     return [sum(end <= k for end in unit_ends) for k in range(len(block_arms))]
 
@@ -173,7 +174,8 @@ def turn_looks(block_arms: list[tuple[str, ...]], alpha: float = 0.05) -> list[L
     points: list[tuple[int, int]] = []  # (blocks run, units complete)
     for k, units in enumerate(counts, start=1):
         completes = units > (counts[k - 2] if k > 1 else 0)
-        if completes and units >= FIRST_UNITS and (not points or units - points[-1][1] >= EVERY_UNITS):
+        apart = not points or units - points[-1][1] >= EVERY_UNITS
+        if completes and units >= FIRST_UNITS and apart:
             points.append((k, units))
     if points and points[-1][1] == total:
         points.pop()  # the last look belongs after the last block (below)

@@ -74,7 +74,28 @@ def _ab_lines(results: list[dict]) -> list[str]:
                 f"curve) took {statistics.median(walls):.1f} min at the median "
                 f"({min(walls):.1f} to {max(walls):.1f}), with a median primary half-width of "
                 f"{statistics.median(halves):.1f} %; {early} stopped at a look before their "
-                f"last block."]
+                f"last block." + _by_size(ab, walls, halves)]
+
+
+# Where an A/B run's primary estimate is this large or larger, its width decides nothing.
+LARGE_EFFECT = 0.10
+
+
+def _by_size(ab: list, walls: list[float], halves: list[float]) -> str:
+    """The same two figures for small and for large effects apart: a large effect stops at an
+    early look, whose level is strict, so it ends soon and wide, while a small one runs long
+    and narrow; the medians over both mix the two."""
+    large = [abs(entry.get("delta") or 0.0) >= LARGE_EFFECT for _, entry in ab]
+    limit = f"{LARGE_EFFECT * 100:.0f} %"
+    groups = [(f"under {limit}", [i for i, big in enumerate(large) if not big]),
+              (f"{limit} or more", [i for i, big in enumerate(large) if big])]
+    if not all(members for _, members in groups):
+        return ""
+    told = [f"the {len(members)} whose estimate was {name} took "
+            f"{statistics.median(walls[i] for i in members):.1f} min with a half-width of "
+            f"{statistics.median(halves[i] for i in members):.1f} %" for name, members in groups]
+    return (f" Apart, since a large effect stops at an early look, whose strict level leaves its "
+            f"interval wide: {told[0]}; {told[1]} (medians).")
 
 
 def _warm_lines(timed: list[dict]) -> list[str]:
