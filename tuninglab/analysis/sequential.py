@@ -167,8 +167,10 @@ def units_after(block_arms: list[tuple[str, ...]]) -> list[int]:
 def turn_looks(block_arms: list[tuple[str, ...]], alpha: float = 0.05) -> list[Look]:
     """The looks of a run whose arms take turns: ``Look.blocks`` the planned blocks after which
     it looks, its level from the units complete then against the units of the whole run (the
-    error spending of ``looks``, with units for blocks). None where the run has fewer than
-    two looks to make."""
+    error spending of ``looks``, with units for blocks); none where the run has fewer than
+    two looks to make. The units are counted as planned: a trial set aside that breaks a unit
+    leaves fewer at the look, whose interval then has fewer degrees of freedom at the same
+    level (wider, never more often wrong)."""
     counts = units_after(block_arms)
     total = counts[-1] if counts else 0
     points: list[tuple[int, int]] = []  # (blocks run, units complete)

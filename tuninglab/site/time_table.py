@@ -77,7 +77,8 @@ def _ab_lines(results: list[dict]) -> list[str]:
                 f"last block." + _by_size(ab, walls, halves)]
 
 
-# Where an A/B run's primary estimate is this large or larger, its width decides nothing.
+# An estimate this large or larger usually stops at an early look, with that look's strict
+# level and so a wide interval, whose width no longer changes what the run can say.
 LARGE_EFFECT = 0.10
 
 
