@@ -170,7 +170,7 @@ def turn_looks(block_arms: list[tuple[str, ...]], alpha: float = 0.05) -> list[L
     error spending of ``looks``, with units for blocks); none where the run has fewer than
     two looks to make. The units are counted as planned: a trial set aside that breaks a unit
     leaves fewer at the look, whose interval then has fewer degrees of freedom at the same
-    level (wider, never more often wrong)."""
+    level (wider; that look's own chance of a false claim stays its level's)."""
     counts = units_after(block_arms)
     total = counts[-1] if counts else 0
     points: list[tuple[int, int]] = []  # (blocks run, units complete)
