@@ -145,3 +145,39 @@ def test_arms_taking_turns_stop_at_a_look_counted_in_units():
 def test_arms_taking_turns_without_a_clear_effect_run_every_block():
     run, blocks, trials, log = _turns_run(0.02, 0.08)
     assert log["sequential"]["stopped"] == sequential.BUDGET and len(trials) == 2 * len(blocks)
+
+
+def test_the_last_look_comes_once_after_the_re_runs():
+    # A disturbed trial in the last planned block is run again at the end: the last look
+    # waits for it, and is made once.
+    recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
+    prof = recipe.profile("full")
+    plan = compile_plan(recipe, switch="runtime")
+    blocks = design.blocks(plan.slots, prof.blocks, 11,
+                           period_blocks=experiment.period_blocks(plan, prof))
+    rng = np.random.default_rng(9)
+    run = experiment._Run.__new__(experiment._Run)
+    run.recipe, run.plan, run.prof, run.trials, run.periods = recipe, plan, prof, [], []
+    run.looks = experiment._looks(plan, prof, blocks)[-1:]  # the last look alone: no early stop
+    run.say, run.retry_periods = (lambda text: None), []
+    run.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
+    run.clock = SimpleNamespace(total=len(blocks), done=lambda s: None)
+    run.switcher = SimpleNamespace(begin_period=lambda orientation: None)
+    run.stack = SimpleNamespace(local_engine=False)
+    run._retry = lambda block, index, queue: dataclasses.replace(block, index=index)
+
+    def slot(block, arm_ids):
+        out = []
+        for arm in arm_ids:
+            status = "disturbed" if block.index in (len(blocks) - 1, len(blocks)) else "valid"
+            trial = {"block": block.index, "arm": arm, "period": block.period,
+                     "orientation": block.orientation, "status": status,
+                     "used": status == "valid", "disturbances": [],
+                     "metrics": {"throughput": 400 * float(np.exp(rng.normal(0, 0.2)))}}
+            run.trials.append(trial)
+            out.append(trial)
+        return out
+    run.slot = slot
+    _, log = run.blocks(blocks)
+    last = [look for look in log["sequential"]["looks"] if look["blocks"] == len(blocks)]
+    assert len(log["retried"]) == 2 and len(last) == 1
