@@ -19,13 +19,14 @@ from tuninglab.plan import compile_plan
 from tuninglab.recipe import load_recipe
 
 
-def _run(effect: float, sd: float, seed: int = 3):
-    recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
+def _simulated_run(where: str, switch: str):
+    """The engine's trial loop for a stored recipe's full profile, with nothing of the stack:
+    the caller sets ``run.slot``. Returns the recipe, its plan, the planned blocks and the run."""
+    recipe = load_recipe(layout.recipes_dir() / where)
     prof = recipe.profile("full")
-    plan = compile_plan(recipe, switch="runtime")
+    plan = compile_plan(recipe, switch=switch)
     blocks = design.blocks(plan.slots, prof.blocks, 11,
                            period_blocks=experiment.period_blocks(plan, prof))
-    rng = np.random.default_rng(seed)
     run = experiment._Run.__new__(experiment._Run)
     run.recipe, run.plan, run.prof, run.trials, run.periods = recipe, plan, prof, [], []
     run.looks = experiment._looks(plan, prof, blocks)
@@ -33,6 +34,12 @@ def _run(effect: float, sd: float, seed: int = 3):
     run.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
     run.clock = SimpleNamespace(total=len(blocks), done=lambda s: None)
     run.switcher = SimpleNamespace(begin_period=lambda orientation: None)
+    return recipe, plan, blocks, run
+
+
+def _run(effect: float, sd: float, seed: int = 3):
+    recipe, plan, blocks, run = _simulated_run("method/aa-noise", "runtime")
+    rng = np.random.default_rng(seed)
 
     def slot(block, arm_ids):
         base = 400 * float(np.exp(rng.normal(0, sd)))
@@ -100,20 +107,9 @@ def test_the_stored_result_says_why_and_at_which_level():
 def _turns_run(effect: float, sd_turn: float, seed: int = 5):
     """A run whose arms take turns with a reload (jms-xa-two-phase), each turn landing at a
     level of its own (sd_turn), its windows close to it."""
-    recipe = load_recipe(layout.recipes_dir() / "guide" / "jms-xa-two-phase")
-    prof = recipe.profile("full")
-    plan = compile_plan(recipe, switch="reload")
+    _, plan, blocks, run = _simulated_run("guide/jms-xa-two-phase", "reload")
     assert plan.takes_turns
-    blocks = design.blocks(plan.slots, prof.blocks, 11,
-                           period_blocks=experiment.period_blocks(plan, prof))
     rng = np.random.default_rng(seed)
-    run = experiment._Run.__new__(experiment._Run)
-    run.recipe, run.plan, run.prof, run.trials, run.periods = recipe, plan, prof, [], []
-    run.looks = experiment._looks(plan, prof, blocks)
-    run.say, run.retry_periods = (lambda text: None), []
-    run.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
-    run.clock = SimpleNamespace(total=len(blocks), done=lambda s: None)
-    run.switcher = SimpleNamespace(begin_period=lambda orientation: None)
     turn = {"n": 0, "arm": None, "level": 1.0}
 
     def slot(block, arm_ids):
@@ -150,19 +146,9 @@ def test_arms_taking_turns_without_a_clear_effect_run_every_block():
 def test_the_last_look_comes_once_after_the_re_runs():
     # A disturbed trial in the last planned block is run again at the end: the last look
     # waits for it, and is made once.
-    recipe = load_recipe(layout.recipes_dir() / "method" / "aa-noise")
-    prof = recipe.profile("full")
-    plan = compile_plan(recipe, switch="runtime")
-    blocks = design.blocks(plan.slots, prof.blocks, 11,
-                           period_blocks=experiment.period_blocks(plan, prof))
+    _, _, blocks, run = _simulated_run("method/aa-noise", "runtime")
+    run.looks = run.looks[-1:]  # the last look alone: no early stop
     rng = np.random.default_rng(9)
-    run = experiment._Run.__new__(experiment._Run)
-    run.recipe, run.plan, run.prof, run.trials, run.periods = recipe, plan, prof, [], []
-    run.looks = experiment._looks(plan, prof, blocks)[-1:]  # the last look alone: no early stop
-    run.say, run.retry_periods = (lambda text: None), []
-    run.spent = {"switches": 0.0, "reruns": 0.0, "waiting": 0.0}
-    run.clock = SimpleNamespace(total=len(blocks), done=lambda s: None)
-    run.switcher = SimpleNamespace(begin_period=lambda orientation: None)
     run.stack = SimpleNamespace(local_engine=False)
     run._retry = lambda block, index, queue: dataclasses.replace(block, index=index)
 
