@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * What each unit is running with, read from the running units (never from the descriptor), so
- * that a recipe shows both before it measures: the JDBC sizes Hibernate got, and whether the
+ * that a recipe shows both before it measures: the transaction unit's shared cache mode (what
+ * tl.units.oltp_shared_cache_mode resolved to), the JDBC sizes Hibernate got, and whether the
  * second-level cache really keeps a movement, asked of the cache after reading the probe row
  * (id 1, database/schema.sql) through a fresh persistence context.
  */
@@ -28,7 +29,9 @@ public class UnitReport {
 
     public String json() {
         return "{\"units\":{\"bulk_unit\":\"" + Settings.BULK_UNIT + "\",\"flush_every\":"
-                + Settings.FLUSH_EVERY + "},\"oltp\":" + unit(oltp) + ",\"batch\":" + unit(batch) + "}";
+                + Settings.FLUSH_EVERY + ",\"oltp_shared_cache_mode\":\""
+                + oltp.getProperties().get("jakarta.persistence.sharedCache.mode") + "\"},\"oltp\":"
+                + unit(oltp) + ",\"batch\":" + unit(batch) + "}";
     }
 
     private static String unit(EntityManagerFactory factory) {
