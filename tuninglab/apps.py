@@ -101,6 +101,9 @@ class Deployment:
     # Whether its session ids name the node to come back to: "primary-owner" (they do: sticky
     # sessions), "none" (they do not) or "" (nothing to check), read back from the answers.
     affinity: str = ""
+    # What its jboss-ejb3.xml makes of its stateful beans' cache on a cluster, read back as
+    # session_cache is: "replicated", "distributed" or "" (nothing to check).
+    bean_cache: str = ""
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,8 @@ class App:
     workload: str = ""
     inputs: tuple[str, ...] = field(default=())  # repository paths it is made from
     overlay: str = ""  # its own deployment's overlay folder, if any
-    # its own deployment's session_cache and affinity (keys of CHOICES), as Deployment's
+    # its own deployment's session_cache, affinity and bean_cache (keys of CHOICES), as
+    # Deployment's
     sessions: dict[str, str] = field(default_factory=dict)
     others: tuple[Deployment, ...] = ()  # further deployments ([deployments.<name>])
     artifact: str = "folder"  # ARTIFACTS
@@ -621,8 +625,10 @@ def _brought_problems(name: str, folder: Path, data: dict) -> list[str]:
     return problems
 
 
-# What a deployment may say of its sessions, each key's allowed values (checked by a run).
-CHOICES = {"session_cache": ("replicated", "distributed"), "affinity": ("primary-owner", "none")}
+# What a deployment may say of its sessions and its stateful beans, each key's allowed values
+# (checked by a run).
+CHOICES = {"session_cache": ("replicated", "distributed"), "affinity": ("primary-owner", "none"),
+           "bean_cache": ("replicated", "distributed")}
 
 
 def _sessions(table: dict) -> dict[str, str]:
@@ -651,7 +657,7 @@ def _deployments(app: str, table, folder: Path, problems: list[str],
         if not isinstance(entry, dict) or not required <= set(entry) <= required | optional \
                 or not all(isinstance(v, str) and v for v in entry.values()):
             problems.append(f"{where}: context_root and overlay, and optionally "
-                            f"{' and '.join(CHOICES)} (non-empty strings)")
+                            f"{', '.join(CHOICES)} (non-empty strings)")
             continue
         choices = [p for key in CHOICES for p in _choice_problems(key, entry, f"{where}.")]
         if choices:

@@ -862,7 +862,7 @@ def _change_problems(data: dict, folder: Path) -> list[Problem]:
     if kind in DEPLOYMENT_KINDS and "deployment" in change:
         problems += _changed_deployment_problems(kind, str(change["deployment"]), data, folder)
     if "deployment" in data.get("workload", {}):
-        problems += _driven_deployment_problems(kind, data["workload"], folder)
+        problems += _driven_deployment_problems(kind, data, folder)
     problems += _database_problems(kind, data.get("stack", {}))
     for table, runtime in WINDOW_READ_BACKS.items():
         problems += _window_read_back_problems(table, runtime, change.get(table, {}),
@@ -973,15 +973,22 @@ def _deployment_problems(name: str, workload: dict, folder: Path) -> list[Proble
     return []
 
 
-def _driven_deployment_problems(kind: str, workload: dict, folder: Path) -> list[Problem]:
-    """A deployment every arm drives is one of the app's further deployments, and the change
-    does not choose the arms' deployments itself."""
-    if kind in DEPLOYMENT_KINDS:
+def _driven_deployment_problems(kind: str, data: dict, folder: Path) -> list[Problem]:
+    """A deployment every arm drives is one of the app's further deployments. With kind
+    deployment (no sweep) it is the baseline's, which the change moves to another (two further
+    WARs compared with each other); a sweep's or a database split's arms choose their own."""
+    workload, change = data["workload"], data.get("change", {})
+    if kind in DEPLOYMENT_KINDS and (kind != "deployment" or "sweep" in data):
         return [Problem("workload.deployment", f"{workload['deployment']!r} with change.kind "
                                                f"{kind}, whose arms choose their deployments; "
                                                f"allowed: no workload.deployment")]
-    return [Problem("workload.deployment", problem.text) for problem in
-            _deployment_problems(workload["deployment"], workload, folder)]
+    problems = [Problem("workload.deployment", problem.text) for problem in
+                _deployment_problems(workload["deployment"], workload, folder)]
+    if kind == "deployment" and workload["deployment"] == change.get("deployment"):
+        problems.append(Problem("workload.deployment", f"{workload['deployment']!r}, the "
+                                "variant's too (change.deployment); allowed: another of the "
+                                "app's deployments, or none (the app's own)"))
+    return problems
 
 
 def _ladder_problems(rungs: list[dict], data: dict) -> list[Problem]:

@@ -33,6 +33,29 @@ export const options = { ...lab.options, noCookiesReset: true };
 
 let step = 0; // per virtual user: where it is in its browse
 let category = 0;
+// Session affinity, as a balancer with sticky sessions gives it (sessioncart's script does the
+// same): a browse's search goes to the app's root (on a cluster, the balancer picks a node,
+// which opens the session), and its pages go straight to the node the session id's route names
+// (WildFly ends the id with ".<route>", the node's name on the stack's network), with the
+// session's cookie sent along (k6 keeps cookies per host). An id without a route (one node,
+// no balancer) leaves every request on the app's root.
+let root = lab.baseUrl;
+let session = '';
+
+function follow(res) {
+  const cookie = res.cookies.JSESSIONID;
+  const id = cookie && cookie.length ? cookie[0].value : '';
+  if (!id) return; // the session the user already has
+  session = id;
+  const route = id.includes('.') ? id.slice(id.lastIndexOf('.') + 1) : '';
+  root = route ? lab.baseUrl.replace(/^(https?:\/\/)[^:/]+/, `$1${route}`) : lab.baseUrl;
+}
+
+function pageParams() {
+  const params = { timeout: '30s' };
+  if (session) params.cookies = { JSESSIONID: { value: session, replace: true } };
+  return params;
+}
 
 export default function () {
   const page = BROWSE[step];
@@ -41,9 +64,10 @@ export default function () {
     category = Math.floor(lab.uniform() * CATEGORIES);
     res = http.get(`${lab.baseUrl}/search?category=${category}&rows=${PAGE_ROWS}`,
                    { timeout: '30s' });
+    follow(res);
   } else {
-    res = http.get(`${lab.baseUrl}/page?category=${category}&number=${page}&rows=${PAGE_ROWS}`,
-                   { timeout: '30s' });
+    res = http.get(`${root}/page?category=${category}&number=${page}&rows=${PAGE_ROWS}`,
+                   pageParams());
   }
   const good = res.status === 200 && res.json('count') === PAGE_ROWS && res.json('page') === page
     && res.json('category') === category;

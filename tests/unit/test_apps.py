@@ -115,6 +115,25 @@ def test_an_app_folder_gives_a_war_for_each_deployment_and_a_script_for_the_load
     assert set(app.transactions) == {"AddItem", "ViewCart"}
 
 
+def test_the_paging_app_s_cluster_wars_differ_from_each_other_in_their_bean_cache_only():
+    app = apps.load("paging")
+    wars = {}
+    for name in ("stateful-distributed", "stateful-replicated"):
+        with zipfile.ZipFile(io.BytesIO(app.war(app.deployment(name)))) as war:
+            wars[name] = {entry: war.read(entry) for entry in war.namelist()}
+    distributed, replicated = wars["stateful-distributed"], wars["stateful-replicated"]
+    assert set(replicated) - set(distributed) == {"WEB-INF/jboss-ejb3.xml"}
+    assert b"<distributable/>" in distributed["WEB-INF/web.xml"]
+    assert b"design = stateful" in distributed["WEB-INF/paging.properties"]
+    assert {entry: body for entry, body in replicated.items()
+            if entry != "WEB-INF/jboss-ejb3.xml"} == distributed
+    # the cache a single node has too when the cluster's set-up did not name one
+    assert b"${paging.replicated.sfsb-cache:distributable}" in replicated["WEB-INF/jboss-ejb3.xml"]
+    assert {d.name: d.bean_cache for d in app.deployments} == {
+        "": "", "stateful": "", "stateful-distributed": "distributed",
+        "stateful-replicated": "replicated"}
+
+
 def _settings(descriptor: bytes) -> bytes:
     """A distributable-web.xml without its comment and its cache attribute."""
     import re
@@ -143,14 +162,16 @@ def _app_tree(tmp_path) -> Path:
     ('context_root = "/sessioncart-replicated"', 'context_root = "/sessioncart"',
      "context_root: every deployment needs its own"),
     ('overlay = "replicated"', 'overlay = "replicated"\nwar = "x.war"',
-     "deployments.replicated: context_root and overlay, and optionally session_cache and "
-     "affinity"),
+     "deployments.replicated: context_root and overlay, and optionally session_cache, "
+     "affinity, bean_cache"),
     ('session_cache = "replicated"', 'session_cache = "invalidated"',
      "deployments.replicated.session_cache: 'invalidated'; allowed: replicated, distributed"),
     ('affinity = "none"', 'affinity = "sticky"',
      "deployments.anywhere.affinity: 'sticky'; allowed: primary-owner, none"),
     ('distributed"\naffinity = "primary-owner"', 'distributed"\naffinity = "local"',
      "affinity: 'local'; allowed: primary-owner, none"),
+    ('session_cache = "replicated"', 'session_cache = "replicated"\nbean_cache = "buddy"',
+     "deployments.replicated.bean_cache: 'buddy'; allowed: replicated, distributed"),
 ])
 def test_a_bad_app_folder_is_refused_with_its_file_and_key(tmp_path, old, new, expected):
     root = _app_tree(tmp_path)
@@ -295,9 +316,14 @@ def test_a_sweep_value_cannot_name_a_database_split_s_deployment(tree):
     ('kind = "none"', "replicated", None),
     ('kind = "none"', "shared", "workload.deployment: apps/sessioncart/app.toml: no deployment "
                                 "'shared'; allowed: replicated, anywhere"),
-    ('kind = "deployment"\ndeployment = "anywhere"', "replicated",
-     "workload.deployment: 'replicated' with change.kind deployment, whose arms choose their "
-     "deployments; allowed: no workload.deployment"),
+    # the baseline's deployment, which the change moves to another: two further WARs compared
+    ('kind = "deployment"\ndeployment = "anywhere"', "replicated", None),
+    ('kind = "deployment"\ndeployment = "replicated"', "replicated",
+     "workload.deployment: 'replicated', the variant's too (change.deployment); allowed: "
+     "another of the app's deployments, or none (the app's own)"),
+    ('kind = "database-split"\ndeployment = "anywhere"\ndb_cpus = 0.5', "replicated",
+     "workload.deployment: 'replicated' with change.kind database-split, whose arms choose "
+     "their deployments; allowed: no workload.deployment"),
 ])
 def test_every_arm_may_drive_one_of_the_app_s_deployments(tree, change, driven, expected):
     """[workload] deployment sends every arm's load to that deployment (an isolation level
@@ -311,6 +337,11 @@ def test_every_arm_may_drive_one_of_the_app_s_deployments(tree, change, driven, 
         spec = LoadSpec.from_workload(recipe.workload, recipe.repo_root)
         assert spec.base_url.endswith(spec.app.deployment("replicated").context_root)
         assert spec.app.deployment("replicated").context_root != spec.app.context_root
+        if recipe.change.kind == "deployment":
+            plan = compile_plan(recipe, switch=kind_for(recipe).switch)
+            kind = kind_for(recipe).bind(plan.arms)
+            assert [kind.load_for(arm) for arm in plan.arms] == [
+                {"deployment": "replicated"}, {"deployment": "anywhere"}]
         return
     with pytest.raises(RecipeError) as caught:
         load_recipe(tree.sample)

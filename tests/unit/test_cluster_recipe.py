@@ -176,6 +176,13 @@ class _Management:
             return "/" + war.removesuffix(".war")
         return self.entries[war]
 
+    def execute(self, operation, address, **params):
+        """The caches of a container, as the change lists them to find the deployment's own
+        (the web container names them after the WAR)."""
+        from types import SimpleNamespace
+        assert operation == "read-children-names" and params == {"child-type": "cache"}
+        return SimpleNamespace(result=list(self.entries))
+
 
 def _session_stack(entries_by_node, status="OK"):
     from types import SimpleNamespace

@@ -7,8 +7,8 @@ a reload (a setting that needs one, like the session cache's mode on a running c
 otherwise make the arms take turns with a reload and a warm-up each: on 27 November 2026 that
 left the same arm 2x apart between turns). Nothing is written to a server. The proof is read
 from the servers before every trial: the arm's WAR is deployed and serving on each node, and
-what the deployment's own session cache holds matches what the app says of it (app.toml's
-``session_cache``; ``read_back``). After every window, the answers prove its session affinity
+what the deployment's own session cache, or its stateful beans' cache, holds matches what the
+app says of it (app.toml's ``session_cache`` and ``bean_cache``; ``read_back``). After every window, the answers prove its session affinity
 (``affinity``; ``read_back_load``): whether the session ids the shoppers got named a node.
 """
 from __future__ import annotations
@@ -20,7 +20,11 @@ from ..recipe import PLACEHOLDER
 from .base import ChangeKind, value_text
 from .checks import Check
 
-WEB_CACHES = (("subsystem", "infinispan"), ("cache-container", "web"))
+# The caches a deployment's own entries live in, by what app.toml says of it: its HTTP
+# sessions in the "web" container, its stateful beans in the "ejb" one, each in a cache of the
+# deployment's own that the server makes from the template its descriptor names (_own_cache).
+CACHES = {"session_cache": ("web", "session cache"),
+          "bean_cache": ("ejb", "stateful-bean cache")}
 # Entries a replicated cache may lack on one node against another when the nodes are read one
 # after the other: a session expiring between two reads (its removal replicates at once).
 IN_FLIGHT = 0.05
@@ -37,9 +41,9 @@ class DeploymentChange(ChangeKind):
 
     def deployment(self, arm: Arm) -> apps.Deployment:
         """The arm's WAR: the variant's (of a sweep, the one its value names: ``{value}``), or
-        the app's own."""
+        the baseline's: the one the workload names, else the app's own."""
         return self.app.deployment(self.substitute(self.change.deployment, arm)
-                                   if self.applies(arm) else "")
+                                   if self.applies(arm) else self.recipe.workload.deployment)
 
     def load_for(self, arm: Arm) -> dict:
         return {"deployment": self.deployment(arm).name}
@@ -62,40 +66,8 @@ class DeploymentChange(ChangeKind):
         checks = [Check(f"{war} deployed on {node}", "OK", str(status), status == "OK"),
                   Check(f"{war}'s context root on {node}", deployment.context_root, str(root),
                         root == deployment.context_root)]
-        return checks + self._cache_checks(stack, node, deployment)
-
-    def _cache_checks(self, stack, node: str, deployment: apps.Deployment) -> list[Check]:
-        """What the deployment's own session cache holds on every node of the cluster (checked
-        once, with the cluster's first node: every node's verification would read the same),
-        read from its statistics (the recipe's baseline enables them), against what the app says
-        its distributable-web.xml makes of it (``session_cache`` in app.toml). A replicated
-        cache holds every entry on every node, so a deployment whose descriptor did not take
-        effect shows nodes with fewer entries than others. A distributed one holds each entry
-        on its owners only, and where the keys hash decides the counts, so no count proves
-        it: they are shown if its statistics are on (a recipe that needs no count leaves them
-        off, and saves the reload that turning them on costs)."""
-        nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
-        if not deployment.session_cache or node != nodes[0]:
-            return []
-        what = f"{deployment.war_name}'s session cache"
-        entries = {}
-        for member in nodes:
-            try:
-                entries[member] = stack.management_of(member).read_attribute(
-                    [*WEB_CACHES, ("cache", deployment.war_name)], "number-of-entries-in-memory")
-            except ManagementError as error:
-                return [Check(f"{what} on {member}", "its statistics", str(error), False)]
-        shown = ", ".join(f"{n} {e}" for n, e in entries.items())
-        if deployment.session_cache == "distributed":  # shown where counted, never judged
-            counted = shown if None not in entries.values() else "not counted (statistics off)"
-            return [Check(f"{what}: entries per node (distributed)", "any", counted, True)]
-        if None in entries.values():
-            return [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled on the "
-                          "cache it is made from)", shown, False)]
-        most = max(entries.values())
-        return [Check(f"{what}: every entry on every node (replicated)",
-                      f"the same count on all {len(entries)} nodes, above 0", shown,
-                      most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+        return checks + [check for key in CACHES
+                         for check in cache_checks(stack, node, deployment, key)]
 
     def read_back_load(self, arm: Arm, numbers: dict) -> list[Check]:
         """The session affinity the arm's deployment declares, read from the window's answers:
@@ -121,8 +93,9 @@ class DeploymentChange(ChangeKind):
             return "deployment, one a value: " + ", ".join(
                 f"{d.war_name} ({d.context_root})" for d in wars)
         if arm is None:
+            own = self.app.deployment(self.recipe.workload.deployment)
             other = self.app.deployment(self.change.deployment)
-            return (f"deployment: {self.app.war_name} -> {other.war_name} "
+            return (f"deployment: {own.war_name} -> {other.war_name} "
                     f"({other.context_root}, overlay {other.overlay}/)")
         d = self.deployment(arm)
         return f"the app's deployment {d.war_name} ({d.context_root})"
@@ -132,3 +105,56 @@ class DeploymentChange(ChangeKind):
         return {f"{d.overlay}/{name}": path.read_text(encoding="utf-8")
                 for d in self.app.deployments
                 for name, path in sorted(self.app.overlay_files(d).items())}
+
+
+def cache_checks(stack, node: str, deployment: apps.Deployment, key: str) -> list[Check]:
+    """What the deployment's own cache (``key``: its sessions' or its stateful beans') holds
+    on every node of the cluster (checked once, with the cluster's first node: every node's
+    verification would read the same), read from its statistics (the recipe's baseline
+    enables them), against what the app says its descriptor makes of it (``session_cache``
+    or ``bean_cache`` in app.toml). A replicated cache holds every entry on every node, so a
+    deployment whose descriptor did not take effect shows nodes with fewer entries than
+    others. A distributed one holds each entry on its owners only, and where the keys hash
+    decides the counts, so no count proves it: they are shown if its statistics are on (a
+    recipe that needs no count leaves them off, and saves the reload that turning them on
+    costs)."""
+    mode = getattr(deployment, key)
+    nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
+    if not mode or node != nodes[0]:
+        return []
+    container, label = CACHES[key]
+    what = f"{deployment.war_name}'s {label}"
+    entries = {}
+    for member in nodes:
+        m = stack.management_of(member)
+        try:
+            cache = _own_cache(m, container, deployment.war_name)
+            entries[member] = m.read_attribute(
+                [("subsystem", "infinispan"), ("cache-container", container), ("cache", cache)],
+                "number-of-entries-in-memory")
+        except ManagementError as error:
+            return [Check(f"{what} on {member}", "its statistics", str(error), False)]
+    shown = ", ".join(f"{n} {e}" for n, e in entries.items())
+    if mode == "distributed":  # shown where counted, never judged
+        counted = shown if None not in entries.values() else "not counted (statistics off)"
+        return [Check(f"{what}: entries per node (distributed)", "any", counted, True)]
+    if None in entries.values():
+        return [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled on the "
+                      "cache it is made from)", shown, False)]
+    most = max(entries.values())
+    return [Check(f"{what}: every entry on every node (replicated)",
+                  f"the same count on all {len(entries)} nodes, above 0", shown,
+                  most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+
+
+def _own_cache(m, container: str, war: str) -> str:
+    """The name of a deployment's own cache in ``container``, as the server lists it: the web
+    container names a deployment's session cache after the WAR, the ejb container its beans'
+    after the WAR and the bean management it uses ("paging-stateful-replicated.war/replicated"
+    on 6 December 2026, WildFly 39.0.1). None listed: the WAR's name, which then reads as not
+    found."""
+    names = m.execute("read-children-names", [("subsystem", "infinispan"),
+                                              ("cache-container", container)],
+                      **{"child-type": "cache"}).result or []
+    own = [name for name in names if name == war or name.startswith(f"{war}/")]
+    return own[0] if own else war
