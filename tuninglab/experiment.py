@@ -482,26 +482,54 @@ class _Run:
             return False
         margin = self.recipe.metrics.margin if stats.METRIC_RULES[
             self.recipe.metrics.primary].scale == stats.RATIO else 0.0  # a margin is relative
-        c = self._primary_so_far(look.confidence)
         last = look is self.looks[-1]
-        entry = {**look.as_dict(), "pairs": 0, "decision": sequential.CONTINUE}
+        confidence = look.confidence
+        if not self.plan.takes_turns:  # (units of turns: their looks count units as they come)
+            usable = self._usable_blocks()
+            counted = [k["usable_blocks"] for k in record["looks"] if k.get("usable_blocks")]
+            if not last and (usable < 3 or (counted and usable <= counted[-1])):
+                # no interval yet, or nothing new since the last look: it decides nothing
+                record["looks"].append({**look.as_dict(), "pairs": 0, "usable_blocks": 0,
+                                        "decision": sequential.CONTINUE})
+                return False
+            planned = [k.blocks for k in self.looks[:self.looks.index(look) + 1]]
+            if usable >= 3 and [*counted, usable] != planned:
+                # Disturbed blocks run again only at the end, so a look may find fewer usable
+                # blocks than it was planned after: its level is then spent for the blocks it
+                # has (Lan-DeMets spending at the observed fraction, over the looks that
+                # counted), not for the planned ones (hibernate-bulk-load-cache's run of 6
+                # December 2026 stopped at its look planned after 12 blocks on 3 usable ones,
+                # at the 12 blocks' level). The budget is the planned blocks (fraction's base).
+                budget = round(look.blocks / look.fraction)
+                confidence = sequential.looks([*counted, usable], budget)[-1].confidence
+        c = self._primary_so_far(confidence)
+        entry = {**look.as_dict(), "confidence": round(confidence, 6), "pairs": 0,
+                 "decision": sequential.CONTINUE}
+        if not self.plan.takes_turns:
+            entry["usable_blocks"] = usable
         if c is not None:
             decision = sequential.decide(c.ci_low, c.ci_high, margin, last)
             entry.update(pairs=c.n_pairs, delta=c.delta, ci_low=c.ci_low, ci_high=c.ci_high,
                          decision=decision)
             self.say(f"look {len(record['looks']) + 1} of {len(self.looks)} after {look.blocks} "
                      f"blocks: {self.recipe.metrics.primary} {c.delta:+.1%} "
-                     f"[{c.ci_low:+.1%}, {c.ci_high:+.1%}] at {look.confidence:.2%}: "
+                     f"[{c.ci_low:+.1%}, {c.ci_high:+.1%}] at {confidence:.2%}: "
                      + {sequential.EFFECT: "the sign is settled, the run stops here",
                         sequential.EQUIVALENT: f"within +-{margin:.0%}, the run stops here",
                         sequential.BUDGET: "the last look",
                         sequential.CONTINUE: "not yet known, the run goes on"}[decision])
         record["looks"].append(entry)
         if entry["decision"] in (sequential.EFFECT, sequential.EQUIVALENT):
-            record.update(stopped=entry["decision"], blocks=look.blocks,
-                          confidence=look.confidence)
+            record.update(stopped=entry["decision"], blocks=look.blocks, confidence=confidence)
             return True
         return False
+
+    def _usable_blocks(self) -> int:
+        """Blocks measured so far whose every trial is usable (a re-run counts as its own)."""
+        usable: dict[int, bool] = {}
+        for trial in self.trials:
+            usable[trial["block"]] = usable.get(trial["block"], True) and bool(trial.get("used"))
+        return sum(usable.values())
 
     def _retry(self, block: design.Block, index: int, queue: list[design.Block]) -> design.Block:
         """A disturbed block, measured again at the end of the run. Where the arms swap at

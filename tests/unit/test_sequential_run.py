@@ -167,3 +167,41 @@ def test_the_last_look_comes_once_after_the_re_runs():
     _, log = run.blocks(blocks)
     last = [look for look in log["sequential"]["looks"] if look["blocks"] == len(blocks)]
     assert len(log["retried"]) == 2 and len(last) == 1
+
+
+def test_a_look_with_fewer_usable_blocks_than_planned_is_held_to_their_level():
+    # A clear effect, but the variant's node still compiling in most early blocks (their
+    # trials disturbed, run again only at the end): the looks planned after 8, 12 and 16
+    # blocks find 2, 3 and 7 usable ones, and each is held to the level the blocks it has
+    # earn (the 12-block level on 3 blocks let a run claim on 6 December 2026).
+    _, _, blocks, run = _simulated_run("method/aa-noise", "runtime")
+    planned = {k.blocks: k.confidence for k in run.looks}
+    rng = np.random.default_rng(4)
+    run.stack = SimpleNamespace(local_engine=False)
+    run._retry = lambda block, index, queue: dataclasses.replace(block, index=index)
+
+    def slot(block, arm_ids):
+        out = []
+        for arm in arm_ids:
+            disturbed = arm == "variant" and block.index < 12 and block.index % 4 != 3
+            status = "disturbed" if disturbed else "valid"
+            value = 400 * float(np.exp(rng.normal(0, 0.05))) * (1.3 if arm == "variant" else 1)
+            trial = {"block": block.index, "arm": arm, "period": block.period,
+                     "orientation": block.orientation, "status": status,
+                     "used": not disturbed, "disturbances": [],
+                     "metrics": {"throughput": value}}
+            run.trials.append(trial)
+            out.append(trial)
+        return out
+    run.slot = slot
+    _, log = run.blocks(blocks)
+    looks = log["sequential"]["looks"]
+    # 2 usable: no interval, nothing decided; 3: held to the level of 3 blocks of 20
+    assert [(k["blocks"], k["usable_blocks"], k["decision"]) for k in looks[:2]] == [
+        (8, 0, sequential.CONTINUE), (12, 3, sequential.CONTINUE)]
+    assert looks[1]["confidence"] == pytest.approx(
+        sequential.looks([3], len(blocks))[-1].confidence) and looks[1]["confidence"] > 0.999
+    assert looks[1]["confidence"] > planned[12]
+    # 7 usable at the look planned after 16: the level for 3 then 7 blocks, still stricter
+    assert looks[2]["usable_blocks"] == 7 and looks[2]["confidence"] > planned[16]
+    assert log["sequential"]["stopped"] == sequential.EFFECT
