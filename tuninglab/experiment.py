@@ -502,6 +502,11 @@ class _Run:
                 # at the 12 blocks' level). The budget is the planned blocks (fraction's base).
                 budget = round(look.blocks / look.fraction)
                 confidence = sequential.looks([*counted, usable], budget)[-1].confidence
+                if confidence >= 1.0 and not last:  # the spending leaves this look nothing
+                    record["looks"].append({**look.as_dict(), "confidence": 1.0, "pairs": 0,
+                                            "usable_blocks": usable,
+                                            "decision": sequential.CONTINUE})
+                    return False
         c = self._primary_so_far(confidence)
         entry = {**look.as_dict(), "confidence": round(confidence, 6), "pairs": 0,
                  "decision": sequential.CONTINUE}
