@@ -17,7 +17,8 @@ class _Management:
     def execute(self, operation, address, **params):
         assert operation == "read-children-names" and params == {"child-type": "cache"}
         container = dict(address)["cache-container"]
-        return SimpleNamespace(result=[cache for (where, cache) in self.counts if where == container])
+        return SimpleNamespace(result=[cache for (where, cache) in self.counts
+                                       if where == container])
 
     def read_attribute(self, address, name):
         container, cache = dict(address)["cache-container"], dict(address)["cache"]

@@ -8,8 +8,9 @@ otherwise make the arms take turns with a reload and a warm-up each: on 27 Novem
 left the same arm 2x apart between turns). Nothing is written to a server. The proof is read
 from the servers before every trial: the arm's WAR is deployed and serving on each node, and
 what the deployment's own session cache, or its stateful beans' cache, holds matches what the
-app says of it (app.toml's ``session_cache`` and ``bean_cache``; ``read_back``). After every window, the answers prove its session affinity
-(``affinity``; ``read_back_load``): whether the session ids the shoppers got named a node.
+app says of it (app.toml's ``session_cache`` and ``bean_cache``; ``read_back``). After every
+window, the answers prove its session affinity (``affinity``; ``read_back_load``): whether the
+session ids the shoppers got named a node.
 """
 from __future__ import annotations
 
