@@ -759,11 +759,17 @@ class _Run:
         rule = stats.METRIC_RULES[primary]
         layout_of = {t["block"]: (t["period"], t["orientation"]) for t in self.trials}
         crossover = self.plan.layout == CROSSOVER
-        c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
-                          confidence=confidence,
-                          periods=[layout_of[k][0] for k in blocks] if crossover else None,
-                          orientations=[layout_of[k][1] for k in blocks]
-                          if crossover and self.plan.keeps_jvms else None)
+        try:
+            c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
+                              confidence=confidence,
+                              periods=[layout_of[k][0] for k in blocks] if crossover else None,
+                              orientations=[layout_of[k][1] for k in blocks]
+                              if crossover and self.plan.keeps_jvms else None)
+        except OverflowError:
+            # A level near 1 on an interval of few degrees of freedom (a look held to the
+            # level of a few usable blocks, on period means) has no finite ratio bounds: no
+            # interval, so the look decides nothing (hibernate-bulk-load-cache, 6 December).
+            return None
         return None if c.verdict == stats.NOT_ASSESSED else c
 
 

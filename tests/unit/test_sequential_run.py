@@ -204,3 +204,21 @@ def test_a_look_with_fewer_usable_blocks_than_planned_is_held_to_their_level():
     # 7 usable at the look planned after 16: the level for 3 then 7 blocks, still stricter
     assert looks[2]["usable_blocks"] == 7 and looks[2]["confidence"] > planned[16]
     assert log["sequential"]["stopped"] == sequential.EFFECT
+
+
+def test_a_look_at_a_level_with_no_finite_interval_decides_nothing(monkeypatch):
+    # A reload crossover's look on few usable blocks: an interval on period means with one
+    # degree of freedom at a level near 1 has no finite ratio bounds, and computing it raised
+    # (hibernate-bulk-load-cache's run of 6 December 2026 failed there, OverflowError). The
+    # look then has no interval and decides nothing; the run goes on.
+    _, plan, blocks, run = _simulated_run("guide/hibernate-bulk-load-cache", "reload")
+    for block in blocks[:6]:
+        for arm in ("baseline", "variant"):
+            run.trials.append({"block": block.index, "arm": arm, "period": block.period,
+                               "orientation": block.orientation, "status": "valid",
+                               "used": True, "metrics": {"throughput": 10.0}})
+
+    def no_finite_bounds(*args, **kwargs):
+        raise OverflowError("math range error")
+    monkeypatch.setattr(experiment.stats, "compare", no_finite_bounds)
+    assert run._primary_so_far(0.9999) is None
