@@ -483,34 +483,16 @@ class _Run:
         margin = self.recipe.metrics.margin if stats.METRIC_RULES[
             self.recipe.metrics.primary].scale == stats.RATIO else 0.0  # a margin is relative
         last = look is self.looks[-1]
-        confidence = look.confidence
+        confidence, usable = look.confidence, None
         if not self.plan.takes_turns:  # (units of turns: their looks count units as they come)
-            usable = self._usable_blocks()
-            counted = [k["usable_blocks"] for k in record["looks"] if k.get("usable_blocks")]
-            if not last and (usable < 3 or (counted and usable <= counted[-1])):
-                # no interval yet, or nothing new since the last look: it decides nothing
-                record["looks"].append({**look.as_dict(), "pairs": 0, "usable_blocks": 0,
-                                        "decision": sequential.CONTINUE})
-                return False
-            planned = [k.blocks for k in self.looks[:self.looks.index(look) + 1]]
-            if usable >= 3 and [*counted, usable] != planned:
-                # Disturbed blocks run again only at the end, so a look may find fewer usable
-                # blocks than it was planned after: its level is then spent for the blocks it
-                # has (Lan-DeMets spending at the observed fraction, over the looks that
-                # counted), not for the planned ones (hibernate-bulk-load-cache's run of 6
-                # December 2026 stopped at its look planned after 12 blocks on 3 usable ones,
-                # at the 12 blocks' level). The budget is the planned blocks (fraction's base).
-                budget = round(look.blocks / look.fraction)
-                confidence = sequential.looks([*counted, usable], budget)[-1].confidence
-                if confidence >= 1.0 and not last:  # the spending leaves this look nothing
-                    record["looks"].append({**look.as_dict(), "confidence": 1.0, "pairs": 0,
-                                            "usable_blocks": usable,
-                                            "decision": sequential.CONTINUE})
-                    return False
-        c = self._primary_so_far(confidence)
+            confidence, usable = self._held_level(look, record, last)
+        # A look that counts no usable block, or whose level the spending leaves at 1, has no
+        # interval and decides nothing.
+        decides = usable != 0 and (confidence < 1.0 or last)
+        c = self._primary_so_far(confidence) if decides else None
         entry = {**look.as_dict(), "confidence": round(confidence, 6), "pairs": 0,
                  "decision": sequential.CONTINUE}
-        if not self.plan.takes_turns:
+        if usable is not None:
             entry["usable_blocks"] = usable
         if c is not None:
             decision = sequential.decide(c.ci_low, c.ci_high, margin, last)
@@ -528,6 +510,24 @@ class _Run:
             record.update(stopped=entry["decision"], blocks=look.blocks, confidence=confidence)
             return True
         return False
+
+    def _held_level(self, look: sequential.Look, record: dict, last: bool) -> tuple[float, int]:
+        """The level a look's interval is held to, and the usable blocks it counts (0: none,
+        so it decides nothing: fewer than 3 usable, or none new since the last look that
+        counted). Disturbed blocks run again only at the end, so a look may find fewer usable
+        blocks than it was planned after: its level is then spent for the blocks it has
+        (Lan-DeMets spending at the observed fraction, over the looks that counted), not for
+        the planned ones (hibernate-bulk-load-cache's run of 6 December 2026 stopped at its
+        look planned after 12 blocks on 3 usable ones, at the 12 blocks' level)."""
+        usable = self._usable_blocks()
+        counted = [k["usable_blocks"] for k in record["looks"] if k.get("usable_blocks")]
+        if not last and (usable < 3 or (counted and usable <= counted[-1])):
+            return look.confidence, 0
+        planned = [k.blocks for k in self.looks[:self.looks.index(look) + 1]]
+        if usable < 3 or [*counted, usable] == planned:
+            return look.confidence, usable
+        budget = round(look.blocks / look.fraction)  # the planned blocks, the fraction's base
+        return sequential.looks([*counted, usable], budget)[-1].confidence, usable
 
     def _usable_blocks(self) -> int:
         """Blocks measured so far whose every trial is usable (a re-run counts as its own)."""
