@@ -37,21 +37,26 @@ def _simulated_run(where: str, switch: str):
     return recipe, plan, blocks, run
 
 
+def _trial(run, block, arm: str, value: float, disturbed: bool = False, **extra) -> dict:
+    """A simulated trial of ``arm`` in ``block``, kept in the run's trials as the engine's
+    slot keeps its own: usable unless disturbed (then run again at the end)."""
+    trial = {"block": block.index, "arm": arm, "period": block.period,
+             "orientation": block.orientation, "status": "disturbed" if disturbed else "valid",
+             "used": not disturbed, "disturbances": [], "metrics": {"throughput": value},
+             **extra}
+    run.trials.append(trial)
+    return trial
+
+
 def _run(effect: float, sd: float, seed: int = 3):
     recipe, plan, blocks, run = _simulated_run("method/aa-noise", "runtime")
     rng = np.random.default_rng(seed)
 
     def slot(block, arm_ids):
         base = 400 * float(np.exp(rng.normal(0, sd)))
-        out = []
-        for arm in arm_ids:
-            value = base * (float(np.exp(effect + rng.normal(0, sd))) if arm == "variant" else 1)
-            trial = {"block": block.index, "arm": arm, "period": block.period,
-                     "orientation": block.orientation, "status": "valid", "used": True,
-                     "metrics": {"throughput": value}}
-            run.trials.append(trial)
-            out.append(trial)
-        return out
+        return [_trial(run, block, arm, base * (float(np.exp(effect + rng.normal(0, sd)))
+                                                if arm == "variant" else 1))
+                for arm in arm_ids]
     run.slot = slot
     trials, log = run.blocks(blocks)
     return recipe, plan, blocks, trials, log
@@ -119,11 +124,7 @@ def _turns_run(effect: float, sd_turn: float, seed: int = 5):
                         level=float(np.exp(rng.normal(0, sd_turn))))
         value = 400 * turn["level"] * float(np.exp(rng.normal(0, 0.005)))
         value *= float(np.exp(effect)) if arm == "variant" else 1
-        trial = {"block": block.index, "arm": arm, "period": block.period, "turn": turn["n"],
-                 "orientation": block.orientation, "status": "valid", "used": True,
-                 "metrics": {"throughput": value}}
-        run.trials.append(trial)
-        return [trial]
+        return [_trial(run, block, arm, value, turn=turn["n"])]
     run.slot = slot
     trials, log = run.blocks(blocks)
     return run, blocks, trials, log
@@ -153,16 +154,9 @@ def test_the_last_look_comes_once_after_the_re_runs():
     run._retry = lambda block, index, queue: dataclasses.replace(block, index=index)
 
     def slot(block, arm_ids):
-        out = []
-        for arm in arm_ids:
-            status = "disturbed" if block.index in (len(blocks) - 1, len(blocks)) else "valid"
-            trial = {"block": block.index, "arm": arm, "period": block.period,
-                     "orientation": block.orientation, "status": status,
-                     "used": status == "valid", "disturbances": [],
-                     "metrics": {"throughput": 400 * float(np.exp(rng.normal(0, 0.2)))}}
-            run.trials.append(trial)
-            out.append(trial)
-        return out
+        return [_trial(run, block, arm, 400 * float(np.exp(rng.normal(0, 0.2))),
+                       disturbed=block.index in (len(blocks) - 1, len(blocks)))
+                for arm in arm_ids]
     run.slot = slot
     _, log = run.blocks(blocks)
     last = [look for look in log["sequential"]["looks"] if look["blocks"] == len(blocks)]
@@ -181,18 +175,10 @@ def test_a_look_with_fewer_usable_blocks_than_planned_is_held_to_their_level():
     run._retry = lambda block, index, queue: dataclasses.replace(block, index=index)
 
     def slot(block, arm_ids):
-        out = []
-        for arm in arm_ids:
-            disturbed = arm == "variant" and block.index < 12 and block.index % 4 != 3
-            status = "disturbed" if disturbed else "valid"
-            value = 400 * float(np.exp(rng.normal(0, 0.05))) * (1.3 if arm == "variant" else 1)
-            trial = {"block": block.index, "arm": arm, "period": block.period,
-                     "orientation": block.orientation, "status": status,
-                     "used": not disturbed, "disturbances": [],
-                     "metrics": {"throughput": value}}
-            run.trials.append(trial)
-            out.append(trial)
-        return out
+        return [_trial(run, block, arm,
+                       400 * float(np.exp(rng.normal(0, 0.05))) * (1.3 if arm == "variant" else 1),
+                       disturbed=arm == "variant" and block.index < 12 and block.index % 4 != 3)
+                for arm in arm_ids]
     run.slot = slot
     _, log = run.blocks(blocks)
     looks = log["sequential"]["looks"]
@@ -214,9 +200,7 @@ def test_a_look_at_a_level_with_no_finite_interval_decides_nothing(monkeypatch):
     _, plan, blocks, run = _simulated_run("guide/hibernate-bulk-load-cache", "reload")
     for block in blocks[:6]:
         for arm in ("baseline", "variant"):
-            run.trials.append({"block": block.index, "arm": arm, "period": block.period,
-                               "orientation": block.orientation, "status": "valid",
-                               "used": True, "metrics": {"throughput": 10.0}})
+            _trial(run, block, arm, 10.0)
 
     def no_finite_bounds(*args, **kwargs):
         raise OverflowError("math range error")
