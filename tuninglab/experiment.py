@@ -280,7 +280,8 @@ class _Run:
         stack, say = self.stack, self.say
         if not self.servers.smoke_tests:  # else verified as a whole below, configured
             together(arms, lambda target: load.smoke_test(stack.loadgen, target=target,
-                                                          app=self.spec.app))
+                                                          app=self.spec.app,
+                                                          deployments=self.driven()))
             say(f"verify: every transaction type answers correctly on {', '.join(arms)}")
         checks = {"database": node_setup.apply_db_baseline(stack, self.recipe.baseline)}
         by_node = {node: arm for target, arm in arms.items() for node in stack.members(target)}
@@ -308,7 +309,7 @@ class _Run:
         # preparation may take nodes out of the balancer's rotation. Before the nodes are
         # compared: a reloaded node redeploys the cluster's probe from its deployment folder
         # on its own time, and until its view is back its model lacks that deployment.
-        whole = self.servers.verify(stack)
+        whole = self.servers.verify(stack, self.driven())
         if whole:
             checks["servers"] = whole
         checks["nodes compared"] = node_setup.compare_models(stack, self.kind, by_node)
@@ -617,6 +618,11 @@ class _Run:
         """Each arm switched onto its node and verified there, side by side; its checks."""
         return together(arms, lambda arm: self.switcher.before_slot(nodes[arm.id], arm)
                         + self.verify(nodes[arm.id], arm))
+
+    def driven(self) -> tuple[str, ...]:
+        """The app's deployments the arms' loads go to ("" for its own), for the smoke tests."""
+        return tuple(sorted({self.spec.with_load({**self.kind.load_for(arm), **arm.load})
+                             .deployment for arm in self.plan.arms}))
 
     def _load_specs(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
         return {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
