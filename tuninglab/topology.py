@@ -42,9 +42,8 @@ class Nodes:
         """What this topology adds to a stack's kind in the pool of parked stacks."""
         return {}
 
-    def verify(self, stack: Stack, deployments: tuple[str, ...]) -> list[Check]:
-        """Checks of the whole, after every node was configured and verified; ``deployments``:
-        the app's WARs the run drives."""
+    def verify(self, stack: Stack) -> list[Check]:
+        """Checks of the whole, after every node was configured and verified."""
         return []
 
     def provenance(self) -> dict:
@@ -81,13 +80,13 @@ class Cluster(Nodes):
         if stack.reuse:
             stack.save_pristine()  # with discovery: what the next run's reset goes back to
 
-    def verify(self, stack, deployments):
+    def verify(self, stack):
         """One view of all N nodes on each of them, the balancer's policy, and every node
         answered requests sent through the balancer (after configuration, which may have
         reloaded the nodes)."""
         try:
             cluster.wait_until_formed(stack, self.spec)
-            cluster.verify(stack, self.spec, self.report, deployments)
+            cluster.verify(stack, self.spec, self.report)
         except cluster.ClusterError as error:
             raise ChangeNotEffective(f"cluster: {error}") from error
         r = self.report
