@@ -309,7 +309,7 @@ class _Run:
         # preparation may take nodes out of the balancer's rotation. Before the nodes are
         # compared: a reloaded node redeploys the cluster's probe from its deployment folder
         # on its own time, and until its view is back its model lacks that deployment.
-        whole = self.servers.verify(stack, self.driven())
+        whole = self.servers.verify(stack)
         if whole:
             checks["servers"] = whole
         checks["nodes compared"] = node_setup.compare_models(stack, self.kind, by_node)
@@ -487,9 +487,10 @@ class _Run:
         confidence, usable = look.confidence, None
         if not self.plan.takes_turns:  # (units of turns: their looks count units as they come)
             confidence, usable = self._held_level(look, record, last)
-        # A look that counts no usable block, or whose level the spending leaves at 1, has no
+        # A look that counts no usable block, or whose level the spending leaves at 1 (the
+        # last one too: a run left with 3 usable blocks of 20 is invalid anyway), has no
         # interval and decides nothing.
-        decides = usable != 0 and (confidence < 1.0 or last)
+        decides = usable != 0 and confidence < 1.0
         c = self._primary_so_far(confidence) if decides else None
         entry = {**look.as_dict(), "confidence": round(confidence, 6), "pairs": 0,
                  "decision": sequential.CONTINUE}
@@ -510,6 +511,8 @@ class _Run:
         if entry["decision"] in (sequential.EFFECT, sequential.EQUIVALENT):
             record.update(stopped=entry["decision"], blocks=look.blocks, confidence=confidence)
             return True
+        if last and c is not None:  # the run ends here: its intervals at the level held here
+            record["confidence"] = confidence
         return False
 
     def _held_level(self, look: sequential.Look, record: dict, last: bool) -> tuple[float, int]:
@@ -519,16 +522,21 @@ class _Run:
         blocks than it was planned after: its level is then spent for the blocks it has
         (Lan-DeMets spending at the observed fraction, over the looks that counted), not for
         the planned ones (hibernate-bulk-load-cache's run of 6 December 2026 stopped at its
-        look planned after 12 blocks on 3 usable ones, at the 12 blocks' level)."""
+        look planned after 12 blocks on 3 usable ones, at the 12 blocks' level). The last look
+        ends the run whatever it has, so it spends all the alpha the others left (``final``)."""
         usable = self._usable_blocks()
         counted = [k["usable_blocks"] for k in record["looks"] if k.get("usable_blocks")]
+        if last and counted and usable == counted[-1]:
+            # No block since that look: the last one takes its place (on the same blocks at a
+            # laxer level, it claims whatever that look would have), spending what it left.
+            counted = counted[:-1]
         if not last and (usable < 3 or (counted and usable <= counted[-1])):
             return look.confidence, 0
         planned = [k.blocks for k in self.looks[:self.looks.index(look) + 1]]
         if usable < 3 or [*counted, usable] == planned:
             return look.confidence, usable
         budget = round(look.blocks / look.fraction)  # the planned blocks, the fraction's base
-        return sequential.looks([*counted, usable], budget)[-1].confidence, usable
+        return sequential.looks([*counted, usable], budget, final=last)[-1].confidence, usable
 
     def _usable_blocks(self) -> int:
         """Blocks measured so far whose every trial is usable (a re-run counts as its own)."""

@@ -22,14 +22,16 @@ def _intervals(d: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     return np.expm1(mean - half), np.expm1(mean + half)
 
 
-def _simulate(effect: float, levels: list[float], margin: float = 0.0, seed: int = 7):
-    """(share of runs that claimed an effect, mean blocks used) with these levels per look."""
+def _simulate(effect: float, levels: list[float], margin: float = 0.0, seed: int = 7,
+              at: list[int] = AT):
+    """(share of runs that claimed an effect, mean blocks used) with these levels per look
+    (after ``at`` blocks)."""
     d = np.random.default_rng(seed).normal(effect, SD, (RUNS, BUDGET))
     open_runs = np.ones(RUNS, dtype=bool)
     claims, used = np.zeros(RUNS, dtype=bool), np.full(RUNS, BUDGET)
-    for k, (blocks, level) in enumerate(zip(AT, levels)):
+    for k, (blocks, level) in enumerate(zip(at, levels)):
         low, high = _intervals(d[:, :blocks], level)
-        decisions = np.array([sequential.decide(lo, hi, margin, k == len(AT) - 1)
+        decisions = np.array([sequential.decide(lo, hi, margin, k == len(at) - 1)
                               for lo, hi in zip(low, high)])
         stop = open_runs & (decisions != sequential.CONTINUE)
         claims |= stop & (decisions == sequential.EFFECT)
@@ -57,6 +59,18 @@ def test_aa_runs_claim_no_more_than_five_percent_with_the_correction():
     levels = [look.confidence for look in sequential.looks(AT, BUDGET)]
     rate, _ = _simulate(0.0, levels)
     assert rate <= 0.05 + 2 * (0.05 * 0.95 / RUNS) ** 0.5, rate
+
+
+def test_runs_short_of_blocks_spend_all_the_alpha_at_their_last_look():
+    # Every look one block short (a block lost for good): held to the spending at the
+    # fractions they have, the runs claim less than 5 %, and with the last look spending all
+    # the alpha left (final), as often as 5 % (two standard errors either way).
+    short, se = [7, 11, 15, 19], (0.05 * 0.95 / RUNS) ** 0.5
+    by_share = [look.confidence for look in sequential.looks(short, BUDGET)]
+    final = [look.confidence for look in sequential.looks(short, BUDGET, final=True)]
+    assert final[:-1] == by_share[:-1] and final[-1] < by_share[-1]
+    assert abs(_simulate(0.0, final, at=short)[0] - 0.05) < 2 * se
+    assert _simulate(0.0, by_share, at=short)[0] < 0.05 - 2 * se
 
 
 def test_plain_intervals_at_every_look_claim_too_often():

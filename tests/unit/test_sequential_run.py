@@ -206,3 +206,46 @@ def test_a_look_at_a_level_with_no_finite_interval_decides_nothing(monkeypatch):
         raise OverflowError("math range error")
     monkeypatch.setattr(experiment.stats, "compare", no_finite_bounds)
     assert run._primary_so_far(0.9999) is None
+
+
+def _run_with_variant_disturbed(disturbed, sd: float, seed: int):
+    """aa-noise's trial loop, the variant's trials disturbed where ``disturbed(block index)``
+    says (re-runs included: their index follows the planned blocks')."""
+    _, _, blocks, run = _simulated_run("method/aa-noise", "runtime")
+    rng = np.random.default_rng(seed)
+    run.stack = SimpleNamespace(local_engine=False)
+    run._retry = lambda block, index, queue: dataclasses.replace(block, index=index)
+
+    def slot(block, arm_ids):
+        return [_trial(run, block, arm, 400 * float(np.exp(rng.normal(0, sd))),
+                       disturbed=arm == "variant" and disturbed(block.index))
+                for arm in arm_ids]
+    run.slot = slot
+    _, log = run.blocks(blocks)
+    return blocks, run, log["sequential"]
+
+
+def test_a_last_look_short_of_blocks_spends_all_the_alpha_left():
+    # One block of 20 lost for good (its re-runs disturbed too): the last look, on 19, is the
+    # run's final analysis and spends what the looks before it left (on 7, 11 and 15 blocks
+    # they spent a little less than planned), close to the planned last level, not the share
+    # of 19/20 (96.7 %, stricter); the run's intervals carry that level.
+    blocks, run, record = _run_with_variant_disturbed(lambda i: i == 5 or i >= 20, 0.3, 7)
+    planned_last = run.looks[-1].confidence
+    last = record["looks"][-1]
+    assert last["usable_blocks"] == 19 and last["decision"] == sequential.BUDGET
+    share = sequential.looks([7, 11, 15, 19], 20)[-1].confidence
+    assert abs(last["confidence"] - planned_last) < 0.005 < share - last["confidence"]
+    assert record["confidence"] == pytest.approx(last["confidence"], abs=1e-6)
+
+
+def test_a_last_look_with_no_block_since_the_look_before_takes_its_place():
+    # Every variant trial from block 12 on disturbed, re-runs too: the looks planned after 16
+    # and 20 find the same 12 usable blocks. The one after 16 decides nothing; the last
+    # replaces the look after 12 and spends all the alpha left (asking the spending for looks
+    # after 8, 12 and 12 blocks raised before).
+    _, _, record = _run_with_variant_disturbed(lambda i: i >= 12, 0.3, 7)
+    looks = record["looks"]
+    assert [k.get("usable_blocks") for k in looks] == [8, 12, 0, 12]
+    assert looks[-1]["confidence"] == pytest.approx(
+        sequential.looks([8, 12], 20, final=True)[-1].confidence, abs=1e-6)

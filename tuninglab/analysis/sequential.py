@@ -62,19 +62,25 @@ def spent(fraction: float, alpha: float = 0.05) -> float:
     return float(min(alpha, 2 - 2 * _NORMAL.cdf(z / math.sqrt(min(fraction, 1.0)))))
 
 
-def looks(at_blocks: list[int], budget: int, alpha: float = 0.05) -> list[Look]:
+def looks(at_blocks: list[int], budget: int, alpha: float = 0.05, final: bool = False
+          ) -> list[Look]:
     """The looks at these block counts (ascending, the last normally ``budget``), each with the
-    level its interval must reach so that the chance of any false claim stays ``alpha``."""
+    level its interval must reach so that the chance of any false claim stays ``alpha``.
+    ``final``: the last of them ends the run whatever it has (a run left with fewer usable
+    blocks than its budget), so it spends all the alpha the earlier looks left, as a group
+    sequential design's final analysis does, instead of the share of its fraction (which would
+    leave part of the alpha unspent: a run that lost a block for good, stricter than planned)."""
     if not at_blocks or sorted(set(at_blocks)) != list(at_blocks) or at_blocks[0] < 2:
         raise ValueError(f"looks must be ascending block counts of at least 2, got {at_blocks}")
     if at_blocks[-1] > budget:
         raise ValueError(f"a look after {at_blocks[-1]} blocks is beyond the budget of {budget}")
-    levels = _levels(tuple(at_blocks), budget, alpha)
+    levels = _levels(tuple(at_blocks), budget, alpha, final)
     return [Look(b, b / budget, level) for b, level in zip(at_blocks, levels)]
 
 
 @lru_cache(maxsize=64)
-def _levels(at_blocks: tuple[int, ...], budget: int, alpha: float) -> tuple[float, ...]:
+def _levels(at_blocks: tuple[int, ...], budget: int, alpha: float, final: bool = False
+            ) -> tuple[float, ...]:
     """Each look's level, such that P(first claim at look k | no effect) is the alpha spent
     between looks k-1 and k. The paired t statistics of simulated runs give the boundaries
     (their joint law does not depend on the blocks' spread, so the simulation is exact for
@@ -85,11 +91,12 @@ def _levels(at_blocks: tuple[int, ...], budget: int, alpha: float) -> tuple[floa
     sums, squares = np.cumsum(x, axis=1), np.cumsum(x * x, axis=1)
     alive = np.ones(_PATHS, dtype=bool)
     levels, before = [], 0.0
-    for n in at_blocks:
+    for k, n in enumerate(at_blocks):
         mean = sums[:, n - 1] / n
         sd = np.sqrt(np.maximum(squares[:, n - 1] - n * mean ** 2, 1e-300) / (n - 1))
         t = np.abs(mean) / (sd / math.sqrt(n))
-        share = spent(n / budget, alpha) - before  # of all runs, to claim first here
+        ends = final and k == len(at_blocks) - 1
+        share = (alpha if ends else spent(n / budget, alpha)) - before  # to claim first here
         before += share
         wanted = int(round(share * _PATHS))
         candidates = np.sort(t[alive])[::-1]
