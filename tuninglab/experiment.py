@@ -487,9 +487,8 @@ class _Run:
         confidence, usable = look.confidence, None
         if not self.plan.takes_turns:  # (units of turns: their looks count units as they come)
             confidence, usable = self._held_level(look, record, last)
-        # A look that counts no usable block, or whose level the spending leaves at 1 (the
-        # last one too: a run left with 3 usable blocks of 20 is invalid anyway), has no
-        # interval and decides nothing.
+        # A look that counts no usable block, or whose level the spending leaves at 1 (never
+        # the last: it spends what the others left), has no interval and decides nothing.
         decides = usable != 0 and confidence < 1.0
         c = self._primary_so_far(confidence) if decides else None
         entry = {**look.as_dict(), "confidence": round(confidence, 6), "pairs": 0,
@@ -628,7 +627,8 @@ class _Run:
                         + self.verify(nodes[arm.id], arm))
 
     def driven(self) -> tuple[str, ...]:
-        """The app's deployments the arms' loads go to ("" for its own), for the smoke tests."""
+        """The app's deployments the arms' loads go to ("" for its own), for the smoke test
+        before configuration (a cluster's verification tests every one: cluster.verify)."""
         return tuple(sorted({self.spec.with_load({**self.kind.load_for(arm), **arm.load})
                              .deployment for arm in self.plan.arms}))
 
