@@ -629,11 +629,14 @@ class _Run:
     def driven(self) -> tuple[str, ...]:
         """The app's deployments the arms' loads go to ("" for its own), for the smoke test
         before configuration (a cluster's verification tests every one: cluster.verify)."""
-        return tuple(sorted({self.spec.with_load({**self.kind.load_for(arm), **arm.load})
-                             .deployment for arm in self.plan.arms}))
+        return tuple(sorted({self._arm_load(arm).deployment for arm in self.plan.arms}))
+
+    def _arm_load(self, arm: Arm) -> load.LoadSpec:
+        """The workload as the arm drives it: the change's load keys, then the arm's own."""
+        return self.spec.with_load({**self.kind.load_for(arm), **arm.load})
 
     def _load_specs(self, arms: list[Arm], nodes: dict[str, str]) -> dict:
-        return {arm.id: self.spec.with_load({**self.kind.load_for(arm), **arm.load}).at(
+        return {arm.id: self._arm_load(arm).at(
             self.kind.target_for(arm, nodes[arm.id]), self.streams[nodes[arm.id]],
             len(self.streams)) for arm in arms}
 

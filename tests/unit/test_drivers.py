@@ -63,13 +63,13 @@ def test_the_engine_s_load_calls_go_through_the_app_s_driver(fake):
                           ("smoke", "", 3), ("smoke", "replicated", 3), ("smoke", "anywhere", 3)]
 
 
-
 def test_a_smoke_test_told_which_deployments_a_run_drives_tests_those_alone(fake):
     app = replace(apps.load("sessioncart"), driver="fake")
     load.smoke_test("client", rounds=2, app=app, deployments=("", "anywhere"))
     assert fake.calls == [("smoke", "", 2), ("smoke", "anywhere", 2)]
     with pytest.raises(apps.AppError, match="no deployment 'elsewhere'"):
         load.smoke_test("client", app=app, deployments=("elsewhere",))
+
 
 def test_k6_gets_the_load_as_its_script_reads_it():
     spec = load.LoadSpec(mix={"Ping": 1}, users=8, think_time_ms=100, target="lb")
