@@ -923,11 +923,13 @@ class Stack:
             self._meters.pop(name, None)
         if errors:
             raise errors[0]
-        for name, container in new.items():
-            client = ManagementClient(container.management_url())
+        def ready(name):  # nodes set up and deploy side by side (a cluster's three: 8.4 s in
+            # turn, 6 December 2026)
+            client = ManagementClient(new[name].management_url())
             client.wait_running()
             self._management[name] = client
             self._deploy_held(name, nodes[name])
+        together(new, ready)
 
     def _deploy_held(self, name: str, config: NodeConfig) -> None:
         """The apps of a node that bring a server set-up (apps.App.server_setup): the set-up

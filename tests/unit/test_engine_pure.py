@@ -1045,3 +1045,47 @@ def test_a_window_counts_the_node_s_and_the_database_s_network_bytes_per_transac
         assert databases["db"]["per_tx"] == {"sent_bytes": 2_000.0, "received_bytes": 800.0}
     else:
         assert databases == {"error": "shared by 2 arms measured side by side"}
+
+
+def test_a_clusters_smoke_test_runs_the_rest_of_its_share_only_when_a_node_served_none(
+        monkeypatch):
+    from types import SimpleNamespace
+
+    import pytest
+
+    from tuninglab import cluster
+    names = ["app-1", "app-2", "app-3"]
+    served = dict.fromkeys(names, 0)
+    calls = []
+
+    def smoke(loadgen, rounds, target, app, to=names):  # each round: one request per node in to
+        calls.append(rounds)
+        for name in to:
+            served[name] += rounds
+
+    balancer = SimpleNamespace(policy=lambda: "roundrobin", requests_by_node=lambda: dict(served))
+    app = SimpleNamespace(transactions=("Search", "Page"))
+    stack = SimpleNamespace(balancers={cluster.BALANCER_NAME: balancer}, loadgen=None,
+                            app_under_test=app)
+    spec = cluster.ClusterSpec.of(3, 0.33)
+    monkeypatch.setattr(cluster, "_view", lambda stack, name: f"[{name}|1] (3) [{', '.join(names)}]")
+    monkeypatch.setattr(cluster, "smoke_test", smoke)
+    report = cluster.verify(stack, spec, cluster.ClusterReport())
+    assert calls == [cluster.FIRST_SMOKE_ROUNDS]  # every node served: no more rounds
+    assert report.requests_by_node == dict.fromkeys(names, 2)
+
+    # A sticky first pass that reached two nodes: the rest of the share, then every node.
+    calls.clear()
+    passes = iter([names[:2], names])
+    monkeypatch.setattr(cluster, "smoke_test",
+                        lambda *a, **k: smoke(*a, **k, to=next(passes)))
+    report = cluster.verify(stack, spec, cluster.ClusterReport())
+    assert calls == [2, cluster.smoke_rounds(spec, app) - 2] and calls[1] > 0
+    assert min(report.requests_by_node.values()) > 0
+
+    # A node that serves none even then fails the cluster.
+    calls.clear()
+    monkeypatch.setattr(cluster, "smoke_test", lambda *a, **k: smoke(*a, **k, to=names[:2]))
+    with pytest.raises(cluster.ClusterError, match="app-3 served no request"):
+        cluster.verify(stack, spec, cluster.ClusterReport())
+    assert len(calls) == 2
