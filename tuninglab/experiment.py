@@ -497,8 +497,10 @@ class _Run:
             entry["usable_blocks"] = usable
         if c is not None:
             decision = sequential.decide(c.ci_low, c.ci_high, margin, last)
-            entry.update(pairs=c.n_pairs, delta=c.delta, ci_low=c.ci_low, ci_high=c.ci_high,
-                         decision=decision)
+            # an end a level near 1 leaves unbounded decides nothing, and is stored as None
+            bounds = c.to_dict()
+            entry.update(pairs=c.n_pairs, delta=c.delta, ci_low=bounds["ci_low"],
+                         ci_high=bounds["ci_high"], decision=decision)
             self.say(f"look {len(record['looks']) + 1} of {len(self.looks)} after {look.blocks} "
                      f"blocks: {self.recipe.metrics.primary} {c.delta:+.1%} "
                      f"[{c.ci_low:+.1%}, {c.ci_high:+.1%}] at {confidence:.2%}: "
@@ -776,17 +778,11 @@ class _Run:
         rule = stats.METRIC_RULES[primary]
         layout_of = {t["block"]: (t["period"], t["orientation"]) for t in self.trials}
         crossover = self.plan.layout == CROSSOVER
-        try:
-            c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
-                              confidence=confidence,
-                              periods=[layout_of[k][0] for k in blocks] if crossover else None,
-                              orientations=[layout_of[k][1] for k in blocks]
-                              if crossover and self.plan.keeps_jvms else None)
-        except OverflowError:
-            # A level near 1 on an interval of few degrees of freedom (a look held to the
-            # level of a few usable blocks, on period means) has no finite ratio bounds: no
-            # interval, so the look decides nothing (hibernate-bulk-load-cache, 6 December).
-            return None
+        c = stats.compare(b, v, higher_is_better=rule.higher_is_better, scale=rule.scale,
+                          confidence=confidence,
+                          periods=[layout_of[k][0] for k in blocks] if crossover else None,
+                          orientations=[layout_of[k][1] for k in blocks]
+                          if crossover and self.plan.keeps_jvms else None)
         return None if c.verdict == stats.NOT_ASSESSED else c
 
 

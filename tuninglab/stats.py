@@ -515,8 +515,15 @@ def holm(p_values: Mapping[str, float]) -> dict[str, float]:
 
 def _ratio_change(log_ratio: float) -> float:
     """A mean log ratio as a relative change; unbounded ends stay unbounded (-inf, not
-    exp(-inf) - 1 = -1), so n < 2 reads the same on both scales."""
-    return log_ratio if math.isinf(log_ratio) else math.exp(log_ratio) - 1
+    exp(-inf) - 1 = -1), so n < 2 reads the same on both scales. An end too far out for a
+    float (a level near 1 on one degree of freedom: a sequential look held to the level of a
+    few usable blocks) is unbounded too, not an OverflowError."""
+    if math.isinf(log_ratio):
+        return log_ratio
+    try:
+        return math.exp(log_ratio) - 1
+    except OverflowError:
+        return math.inf
 
 
 def _paired_arrays(baseline: Sequence[float], variant: Sequence[float]):

@@ -7,6 +7,8 @@ before its end."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 import random
 from types import SimpleNamespace
 
@@ -192,20 +194,24 @@ def test_a_look_with_fewer_usable_blocks_than_planned_is_held_to_their_level():
     assert log["sequential"]["stopped"] == sequential.EFFECT
 
 
-def test_a_look_at_a_level_with_no_finite_interval_decides_nothing(monkeypatch):
+def test_a_look_at_a_level_with_no_finite_interval_decides_nothing():
     # A reload crossover's look on few usable blocks: an interval on period means with one
     # degree of freedom at a level near 1 has no finite ratio bounds, and computing it raised
     # (hibernate-bulk-load-cache's run of 6 December 2026 failed there, OverflowError). The
-    # look then has no interval and decides nothing; the run goes on.
+    # comparison now reports the unbounded end as such; the look decides nothing, stores it
+    # as None (the result store writes strict JSON), and the run goes on.
     _, plan, blocks, run = _simulated_run("guide/hibernate-bulk-load-cache", "reload")
-    for block in blocks[:6]:
-        for arm in ("baseline", "variant"):
-            _trial(run, block, arm, 10.0)
-
-    def no_finite_bounds(*args, **kwargs):
-        raise OverflowError("math range error")
-    monkeypatch.setattr(experiment.stats, "compare", no_finite_bounds)
-    assert run._primary_so_far(0.9999) is None
+    for block in blocks[:8]:
+        for arm, value in (("baseline", 10.0), ("variant", 10.0 + block.index % 3)):
+            _trial(run, block, arm, value)
+    c = run._primary_so_far(1 - 1e-12)
+    assert c is not None and c.ci_high == math.inf and c.ci_low > -1
+    run.looks = [sequential.Look(blocks=8, fraction=0.4, confidence=1 - 1e-12)]
+    record = {"looks": []}
+    assert run._look(8, record) is False
+    look = record["looks"][0]
+    assert look["decision"] == sequential.CONTINUE and look["ci_high"] is None
+    json.dumps(record, allow_nan=False)
 
 
 def _run_with_variant_disturbed(disturbed, sd: float, seed: int):
