@@ -201,12 +201,14 @@ def test_a_look_at_a_level_with_no_finite_interval_decides_nothing():
     # comparison now reports the unbounded end as such; the look decides nothing, stores it
     # as None (the result store writes strict JSON), and the run goes on.
     _, plan, blocks, run = _simulated_run("guide/hibernate-bulk-load-cache", "reload")
-    for block in blocks[:8]:
-        for arm, value in (("baseline", 10.0), ("variant", 10.0 + block.index % 3)):
+    for block in blocks[:8]:  # log ratios of +-400: an interval end beyond a float's range
+        swing = 400 if block.index % 2 else -400
+        for arm, value in (("baseline", 10.0), ("variant", 10.0 * math.exp(swing))):
             _trial(run, block, arm, value)
     c = run._primary_so_far(1 - 1e-12)
-    assert c is not None and c.ci_high == math.inf and c.ci_low > -1
-    run.looks = [sequential.Look(blocks=8, fraction=0.4, confidence=1 - 1e-12)]
+    assert c is not None and c.ci_high == math.inf and c.ci_low >= -1
+    run.looks = [sequential.Look(blocks=8, fraction=0.4, confidence=1 - 1e-12),
+                 sequential.Look(blocks=20, fraction=1.0, confidence=0.95)]
     record = {"looks": []}
     assert run._look(8, record) is False
     look = record["looks"][0]
