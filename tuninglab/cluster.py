@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from . import interference, network
 from .containers import DERIVED_CONFIGS, Balancer, DerivedConfig
-from .load import smoke_test
+from .load import SMOKE_ROUNDS, smoke_test
 from .plan import CLUSTER_TARGET
 from .stack import NodeConfig, Stack
 
@@ -218,7 +218,7 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
     the two sticky WARs it drives, http-session-replication's node app-3 served none, 6
     December 2026).
 
-    First every WAR answers for itself (FIRST_SMOKE_ROUNDS); only if a node served none of
+    First every WAR answers for itself (load.SMOKE_ROUNDS); only if a node served none of
     those requests do the WARs run the rest of the rounds that give every node its share
     (smoke_rounds). The first pass is enough under round robin; the rest keeps a random
     policy's odds (below). On the paging app's four WARs at three nodes the full share cost
@@ -240,11 +240,11 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
         return [n for n, count in report.requests_by_node.items() if count == 0]
 
     app = stack.app_under_test
-    smoke_test(stack.loadgen, rounds=FIRST_SMOKE_ROUNDS, target=BALANCER_NAME, app=app)
-    rest = smoke_rounds(spec, app) - FIRST_SMOKE_ROUNDS
-    if spec.policy != "first" and idle_nodes() and rest > 0:
+    smoke_test(stack.loadgen, rounds=SMOKE_ROUNDS, target=BALANCER_NAME, app=app)
+    idle, rest = idle_nodes(), smoke_rounds(spec, app) - SMOKE_ROUNDS
+    if idle and spec.policy != "first" and rest > 0:
         smoke_test(stack.loadgen, rounds=rest, target=BALANCER_NAME, app=app)
-    idle = idle_nodes()
+        idle = idle_nodes()
     if idle and spec.policy != "first":
         raise ClusterError(f"node(s) {', '.join(idle)} served no request through the balancer "
                            f"(requests by node: {report.requests_by_node})")
@@ -254,9 +254,6 @@ def verify(stack: Stack, spec: ClusterSpec, report: ClusterReport) -> ClusterRep
 # Requests through the balancer per node in its smoke test: even a random policy then leaves a
 # node without one about once in 8,000 four-node runs (N x (1 - 1/N)^9N).
 SMOKE_REQUESTS_PER_NODE = 9
-# Rounds every WAR runs first (each round runs every transaction type once): as a single node's
-# smoke test (load.smoke_test's default), enough to show that each answers correctly.
-FIRST_SMOKE_ROUNDS = 2
 
 
 def smoke_rounds(spec: ClusterSpec, app) -> int:

@@ -175,7 +175,13 @@ class SmokeTestFailed(RuntimeError):
     """The application does not answer every transaction type correctly: nothing can be measured."""
 
 
-def smoke_test(client, rounds: int = 2, target: str = "app", app: apps.App | None = None,
+# Rounds of a smoke test (each runs every transaction type once): two show that a WAR answers
+# correctly; a cluster's verification starts with these too (cluster.verify).
+SMOKE_ROUNDS = 2
+
+
+def smoke_test(client, rounds: int = SMOKE_ROUNDS, target: str = "app",
+               app: apps.App | None = None,
                deployments: Iterable[str] | None = None) -> dict:
     """Every transaction type of the app (the lab's own by default; each of its deployments, or
     those named in ``deployments``: the ones a run drives) runs `rounds` times in turn and

@@ -1051,9 +1051,7 @@ def test_a_clusters_smoke_test_runs_the_rest_of_its_share_only_when_a_node_serve
         monkeypatch):
     from types import SimpleNamespace
 
-    import pytest
-
-    from tuninglab import cluster
+    from tuninglab import cluster, load
     names = ["app-1", "app-2", "app-3"]
     served = dict.fromkeys(names, 0)
     calls = []
@@ -1071,7 +1069,7 @@ def test_a_clusters_smoke_test_runs_the_rest_of_its_share_only_when_a_node_serve
     monkeypatch.setattr(cluster, "_view", lambda stack, name: f"[{name}|1] (3) [{', '.join(names)}]")
     monkeypatch.setattr(cluster, "smoke_test", smoke)
     report = cluster.verify(stack, spec, cluster.ClusterReport())
-    assert calls == [cluster.FIRST_SMOKE_ROUNDS]  # every node served: no more rounds
+    assert calls == [load.SMOKE_ROUNDS]  # every node served: no more rounds
     assert report.requests_by_node == dict.fromkeys(names, 2)
 
     # A sticky first pass that reached two nodes: the rest of the share, then every node.
