@@ -93,6 +93,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     A run in the full profile is meant for the site: it refuses a tree whose measured inputs
     have uncommitted changes, unless ``allow_dirty``."""
     prof = database_stats.settled(recipe.profile(profile), recipe.metrics.reads_database)
+    recipe = recipe.as_run_in(prof)  # a CI profile's smaller cluster (profile cluster_nodes)
     phases = _Phases()
     code = {"recipe_hash": recipe_hash(recipe), "measured_hash": measured_hash(recipe),
             "role_inputs": staleness.role_inputs(recipe), **provenance.git()}

@@ -76,6 +76,9 @@ def introduction(recipe: Recipe, profile: str) -> str:
               + f"); the primary metric is `{recipe.metrics.primary}`."]
     if prof.points == "ends" and (recipe.sweep or recipe.load_levels):
         lines += ["", "*This profile measures only the ends of the curve (and its reference).*"]
+    if recipe.cluster and prof.cluster_nodes:
+        lines += ["", f"*This profile runs the cluster on {prof.cluster_nodes} of its "
+                      f"{recipe.cluster.nodes} nodes (`cluster_nodes`).*"]
     if profile == "quick":
         lines += ["", "*The quick profile proves the recipe runs end to end (the change applied "
                       "and read back, every arm measured, every trial valid); its numbers support "

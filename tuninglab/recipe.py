@@ -21,7 +21,7 @@ import hashlib
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
@@ -354,6 +354,7 @@ class Profile:
     window_max_s: int = 0  # the longest a growing window may become
     drain_max_s: int = 30  # the longest a window waits for the last one's requests to end
     idle_max_s: int = 0  # the longest pause before a window (workload.idle_before_s); 0: no cap
+    cluster_nodes: int = 0  # a cluster recipe's nodes in this profile (0: its [cluster] table's)
 
     def idle_s(self, asked: int) -> int:
         """The pause before each window in this profile, for a workload that asks for
@@ -392,6 +393,15 @@ class Recipe:
         ``server_config``, which the recipe may only repeat), else the stack's."""
         return (apps.load(self.workload.app, self.repo_root).server_config
                 or self.stack.server_config)
+
+    def as_run_in(self, profile: Profile) -> "Recipe":
+        """The recipe as a run in ``profile`` builds its stack: on the profile's cluster_nodes
+        (the first of them, where the table gives each node its quota), else as written."""
+        if self.cluster is None or not profile.cluster_nodes:
+            return self
+        n, cpus = profile.cluster_nodes, self.cluster.cpus
+        return replace(self, cluster=replace(
+            self.cluster, nodes=n, cpus=cpus[:n] if isinstance(cpus, tuple) else cpus))
 
     def profile(self, name: str) -> Profile:
         """The named profile, or a RecipeError listing the allowed names."""
@@ -782,6 +792,7 @@ def _rule_problems(data: dict, folder: Path) -> list[Problem]:
                             data.get("stack", {})),
         *_load_level_problems(data),
         *_launch_problems(data),
+        *_cluster_node_problems(data),
         *_metric_problems(data),
     ]
 
@@ -807,6 +818,19 @@ def _launch_problems(data: dict) -> list[Problem]:
                     f"values each run on a node of their own (A/B runs use periods); allowed: 1")
             for name, table in data.get("profiles", {}).items()
             if table.get("launches", 1) != 1]
+
+
+def _cluster_node_problems(data: dict) -> list[Problem]:
+    """A profile may run a cluster recipe on fewer of its nodes, never on more, and a cluster
+    is two nodes at least."""
+    nodes = data.get("cluster", {}).get("nodes")
+    allowed = (f"0 (all of them) or 2 to {nodes} (cluster.nodes)" if nodes
+               else "0 (the recipe has no [cluster] table)")
+    return [Problem(f"profiles.{name}.cluster_nodes",
+                    f"{table['cluster_nodes']}; allowed: {allowed}")
+            for name, table in data.get("profiles", {}).items()
+            if table.get("cluster_nodes", 0)
+            and not (nodes and 2 <= table["cluster_nodes"] <= nodes)]
 
 
 def _swept(data: dict) -> bool:

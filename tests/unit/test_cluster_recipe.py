@@ -257,3 +257,23 @@ def test_a_distributed_cache_without_statistics_is_shown_not_failed():
     stack = _session_stack({f"app-{i}": {"sessioncart-anywhere.war": None} for i in (1, 2, 3)})
     checks = kind.read_back(stack, "app-1", plan.arms[1])
     assert all(c.ok for c in checks) and checks[-1].actual == "not counted (statistics off)"
+
+
+def test_a_profile_may_run_a_cluster_recipe_on_fewer_nodes_and_says_so():
+    """profiles.<name>.cluster_nodes: the stack a run builds (Recipe.as_run_in) has that many
+    nodes, the first ones' quotas where the table gives each its own; the notebook says so;
+    another profile, or a recipe without it, runs the table's nodes."""
+    from dataclasses import replace
+
+    from tuninglab.narrative import introduction
+    recipe = load_recipe(layout.recipes_dir() / "guide" / "ejb3-stateful-replication")
+    quick, full = recipe.profile("quick"), recipe.profile("full")
+    assert (quick.cluster_nodes, full.cluster_nodes, recipe.cluster.nodes) == (2, 0, 3)
+    small = recipe.as_run_in(quick)
+    assert small.cluster.nodes == 2 and small.cluster.cpus == recipe.cluster.cpus
+    assert len(topology_for(small).initial_nodes({"lb": NodeConfig()})) == 2
+    assert recipe.as_run_in(full) is recipe
+    assert "on 2 of its 3 nodes" in introduction(recipe, "quick")
+    assert "of its 3 nodes" not in introduction(recipe, "full")
+    uneven = replace(recipe, cluster=replace(recipe.cluster, cpus=(0.5, 0.25, 0.25)))
+    assert uneven.as_run_in(quick).cluster.cpus == (0.5, 0.25)

@@ -7,10 +7,10 @@ a reload (a setting that needs one, like the session cache's mode on a running c
 otherwise make the arms take turns with a reload and a warm-up each: on 27 November 2026 that
 left the same arm 2x apart between turns). Nothing is written to a server. The proof is read
 from the servers before every trial: the arm's WAR is deployed and serving on each node, and
-what the deployment's own session cache, or its stateful beans' cache, holds matches what the
-app says of it (app.toml's ``session_cache`` and ``bean_cache``; ``read_back``). After every
-window, the answers prove its session affinity (``affinity``; ``read_back_load``): whether the
-session ids the shoppers got named a node.
+the deployment's own session cache, or its stateful beans' cache (and the cache that one is
+made from), is and holds what the app says of it (app.toml's ``session_cache`` and
+``bean_cache``; ``read_back``). After every window, the answers prove its session affinity
+(``affinity``; ``read_back_load``): whether the session ids the shoppers got named a node.
 """
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ CACHES = {"session_cache": ("web", "session cache"),
 # Entries a replicated cache may lack on one node against another when the nodes are read one
 # after the other: a session expiring between two reads (its removal replicates at once).
 IN_FLIGHT = 0.05
+# The Infinispan resource a cache of each mode in app.toml is, in its container's model.
+TEMPLATE_KINDS = {"replicated": "replicated-cache", "distributed": "distributed-cache"}
 
 
 class DeploymentChange(ChangeKind):
@@ -109,43 +111,75 @@ class DeploymentChange(ChangeKind):
 
 
 def cache_checks(stack, node: str, deployment: apps.Deployment, key: str) -> list[Check]:
-    """What the deployment's own cache (``key``: its sessions' or its stateful beans') holds
-    on every node of the cluster (checked once, with the cluster's first node: every node's
-    verification would read the same), read from its statistics (the recipe's baseline
-    enables them), against what the app says its descriptor makes of it (``session_cache``
-    or ``bean_cache`` in app.toml). A replicated cache holds every entry on every node, so a
-    deployment whose descriptor did not take effect shows nodes with fewer entries than
-    others. A distributed one holds each entry on its owners only, and where the keys hash
-    decides the counts, so no count proves it: they are shown if its statistics are on (a
-    recipe that needs no count leaves them off, and saves the reload that turning them on
-    costs)."""
+    """What the deployment's own cache (``key``: its sessions' or its stateful beans') is and
+    holds on every node of the cluster (checked once, with the cluster's first node: every
+    node's verification would read the same), against what the app says its descriptor makes
+    of it (``session_cache`` or ``bean_cache`` in app.toml).
+
+    A stateful-bean cache is followed to the cache it is made from, as the server resolves it
+    (``template_check``), on every node. Then the counts: a replicated cache holds every entry
+    on every node, so a deployment whose descriptor did not take effect shows nodes with fewer
+    entries than others, on three nodes or more (on two, a distributed cache with two owners
+    also holds every entry on both, which is why the bean cache's template is read too). A
+    distributed one holds each entry on its owners only, and where the keys hash decides the
+    counts, so no count proves it: they are shown if its statistics are on (a recipe that
+    needs no count leaves them off, and saves the reload that turning them on costs)."""
     mode = getattr(deployment, key)
     nodes = list(stack.balancer_of(node).backends) if stack.balancers else [node]
     if not mode or node != nodes[0]:
         return []
     container, label = CACHES[key]
     what = f"{deployment.war_name}'s {label}"
-    entries = {}
+    entries, checks = {}, []
     for member in nodes:
         m = stack.management_of(member)
         try:
             cache = _own_cache(m, container, deployment.war_name)
+            if key == "bean_cache":
+                checks.append(template_check(m, member, deployment.war_name, cache, what, mode))
             entries[member] = m.read_attribute(
                 [("subsystem", "infinispan"), ("cache-container", container), ("cache", cache)],
                 "number-of-entries-in-memory")
         except ManagementError as error:
-            return [Check(f"{what} on {member}", "its statistics", str(error), False)]
+            return checks + [Check(f"{what} on {member}", "its statistics", str(error), False)]
     shown = ", ".join(f"{n} {e}" for n, e in entries.items())
     if mode == "distributed":  # shown where counted, never judged
         counted = shown if None not in entries.values() else "not counted (statistics off)"
-        return [Check(f"{what}: entries per node (distributed)", "any", counted, True)]
+        return checks + [Check(f"{what}: entries per node (distributed)", "any", counted, True)]
     if None in entries.values():
-        return [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled on the "
-                      "cache it is made from)", shown, False)]
+        return checks + [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled "
+                               "on the cache it is made from)", shown, False)]
     most = max(entries.values())
-    return [Check(f"{what}: every entry on every node (replicated)",
-                  f"the same count on all {len(entries)} nodes, above 0", shown,
-                  most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+    return checks + [Check(f"{what}: every entry on every node (replicated)",
+                           f"the same count on all {len(entries)} nodes, above 0", shown,
+                           most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+
+
+def template_check(m, member: str, war: str, own: str, what: str, mode: str) -> Check:
+    """The kind of Infinispan cache a deployment's stateful beans are made from, as app.toml's
+    ``bean_cache`` says, followed the way the server resolves it: the bean management that the
+    WAR's own cache is named after ("<war>/<management>", _own_cache), that management's cache
+    (or its container's default cache), and that cache's kind in its container."""
+    wanted = TEMPLATE_KINDS[mode]
+    label = f"{what} on {member}: made from a {wanted}"
+    if not own.startswith(f"{war}/"):
+        return Check(label, f"a cache named {war}/<bean management>", f"{own} (none such)", False)
+    management = own[len(war) + 1:]
+    try:
+        bm = m.read_resource([("subsystem", "distributable-ejb"),
+                              ("infinispan-bean-management", management)]) or {}
+        container = bm.get("cache-container")
+        where = [("subsystem", "infinispan"), ("cache-container", container)]
+        cache = bm.get("cache") or m.read_attribute(where, "default-cache")
+        kinds = [kind for kind in TEMPLATE_KINDS.values()
+                 if cache in (m.execute("read-children-names", where,
+                                        **{"child-type": kind}).result or [])]
+    except ManagementError as error:
+        return Check(label, f"bean management {management} and its cache", str(error), False)
+    found = (f"{kinds[0] if kinds else 'no replicated or distributed cache'} {cache} in "
+             f"{container} (bean management {management})")
+    return Check(label, f"a {wanted} (bean management and cache as the descriptor names)",
+                 found, kinds == [wanted])
 
 
 def _own_cache(m, container: str, war: str) -> str:
