@@ -57,7 +57,14 @@ def apply_operation(management: "ManagementClient", op) -> Response:
     change file and an app's server set-up write."""
     keys = {"write-attribute": ("name", "value"), "undefine-attribute": ("name",)}
     params = op.params if op.name == "add" else {key: op.params[key] for key in keys[op.name]}
-    return management.execute(op.name, list(op.address), **params)
+    return management.execute(op.name, list(op.address), **params, **operation_headers(op))
+
+
+def operation_headers(*ops) -> dict:
+    """The request keys that carry the operations' headers (jboss_cli.Operation.headers), if
+    they have any: ``{"operation-headers": {...}}``."""
+    headers = {k: v for op in ops for k, v in getattr(op, "headers", {}).items()}
+    return {"operation-headers": headers} if headers else {}
 
 
 def apply_operations(management: "ManagementClient", ops: list) -> bool:
@@ -73,7 +80,8 @@ def apply_operations(management: "ManagementClient", ops: list) -> bool:
                 continue
             steps = [{"operation": "add", "address": [{k: v} for k, v in op.address],
                       **op.params} for op in group]
-            response = management.execute("composite", [], steps=steps)
+            response = management.execute("composite", [], steps=steps,
+                                           **operation_headers(*group))
         except ManagementError as error:  # named by its line (jboss_cli.Operation.where)
             lines = ", ".join(op.where for op in group if op.where)
             raise ManagementError(f"{lines}: {error}" if lines else str(error)) from None

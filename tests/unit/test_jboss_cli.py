@@ -42,6 +42,11 @@ def test_add_and_undefine():
     ("/a:write-attribute(name=x,value=1)", "address element 'a' is not type=name"),
     ("/a=b:write-attribute(name=x,value=1", "unbalanced parentheses"),
     ("/a=b", "missing ':operation'"),
+    ("/a=b:add(x=1){rollout main-server-group}",
+     "operation header 'rollout main-server-group' is not supported; "
+     "allowed: allow-resource-service-restart=true"),
+    ("/a=b:add(x=1){allow-resource-service-restart=false}", "is not supported"),
+    ("/a=b:add(x=1)}", "unbalanced braces"),
 ])
 def test_bad_lines_name_the_file_the_line_and_what_is_allowed(line, message):
     with pytest.raises(CliSyntaxError) as err:
@@ -90,3 +95,31 @@ def test_a_write_may_change_the_attributes_that_follow_it_and_no_others():
     assert touched_prefixes(ops) == ["/subsystem/ejb3/default-sfsb-cache",
                                      "/subsystem/ejb3/default-clustered-sfsb-cache",
                                      "/subsystem/datasources/data-source/OrderDS"]
+
+
+def test_a_line_may_ask_for_its_services_restarted_instead_of_a_reload():
+    """{allow-resource-service-restart=true} goes to the server with the operation (and with
+    its undoing), and shows in the operation's text; a line without it sends no header."""
+    from tuninglab.changes.model import Recorded, restore
+    from tuninglab.management import apply_operation
+    [plain, restarted] = parse_text(
+        "/subsystem=io/worker=default:write-attribute(name=task-max-threads,value=4)\n"
+        "/subsystem=infinispan/cache-container=web/distributed-cache=dist:write-attribute("
+        "name=statistics-enabled,value=true) { allow-resource-service-restart=true }\n")
+    assert plain.headers == {} and restarted.headers == {"allow-resource-service-restart": True}
+    assert str(restarted).endswith("value=true){allow-resource-service-restart=true}")
+    sent = []
+
+    class _Client:
+        def execute(self, operation, address=(), **params):
+            sent.append((operation, params))
+            return Response({}, {})
+
+        def read_attribute(self, address, name, include_defaults=True):
+            return True
+    apply_operation(_Client(), plain)
+    apply_operation(_Client(), restarted)
+    restore(_Client(), restarted, Recorded(existed=True, defined=False, effective=False))
+    assert "operation-headers" not in sent[0][1]
+    assert [params.get("operation-headers") for _, params in sent[1:]] == [
+        {"allow-resource-service-restart": True}] * 2

@@ -13,7 +13,8 @@ import requests
 
 from ..apps import PROPERTY_NAME
 from ..jboss_cli import Operation
-from ..management import BROKER, ManagementClient, ManagementError, apply_operation
+from ..management import (BROKER, ManagementClient, ManagementError, apply_operation,
+                          operation_headers)
 from .checks import ChangeNotEffective, Check, same
 
 __all__ = ["Recorded", "apply", "restore", "record", "read_back", "target", "model_differences",
@@ -74,17 +75,19 @@ def restore(m: ManagementClient, op: Operation, before: Recorded | None):
     or None when there was nothing to undo."""
     if before is None:
         raise ValueError(f"{op.where}: nothing recorded to restore")
+    headers = operation_headers(op)  # undone as it was done
     try:
         if op.name == "add":
             if before.existed or not m.resource_exists(list(op.address)):
                 return None
-            return m.execute("remove", list(op.address))
+            return m.execute("remove", list(op.address), **headers)
         name = op.params["name"]
         if m.read_attribute(list(op.address), name, include_defaults=False) == before.defined:
             return None
         if before.defined is None:
-            return m.execute("undefine-attribute", list(op.address), name=name)
-        return m.execute("write-attribute", list(op.address), name=name, value=before.defined)
+            return m.execute("undefine-attribute", list(op.address), name=name, **headers)
+        return m.execute("write-attribute", list(op.address), name=name, value=before.defined,
+                         **headers)
     except ManagementError as exc:
         raise ChangeNotEffective(f"{op.where}: restoring the baseline: {exc}") from exc
 

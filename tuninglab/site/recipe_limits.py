@@ -3,7 +3,7 @@ from the very lists the preflight checks (tuninglab/safety/), so the page cannot
 the code does not hold."""
 from __future__ import annotations
 
-from ..jboss_cli import ALLOWED_OPERATIONS
+from ..jboss_cli import ALLOWED_HEADERS, ALLOWED_OPERATIONS
 from ..recipe import MAX_RECIPE_BYTES
 from ..safety import jvm_options, postgresql, server_model
 
@@ -41,6 +41,8 @@ def _postgresql() -> list[str]:
 
 def _server() -> list[str]:
     operations = ", ".join(f"`{name}`" for name in ALLOWED_OPERATIONS)
+    headers = ", ".join(f"`{{{name}={str(values[0]).lower()}}}`"
+                        for name, values in ALLOWED_HEADERS.items())
     rows = []
     for rule in server_model.protected_rules():
         what = ("everything at and below" if rule.attributes == server_model.EVERYTHING else
@@ -48,7 +50,8 @@ def _server() -> list[str]:
                 + (", adding one" if server_model.ADDING in rule.attributes else ""))
         rows.append((rule.address, f"{what}: {rule.why}"))
     return ["### WildFly management operations", "",
-            f"A change file may use these operations only: {operations}.", "",
+            f"A change file may use these operations only: {operations}; a line may end "
+            f"with these operation headers only: {headers}.", "",
             "Refused on these addresses (`*` stands for any name):", "",
             *_table(("address", "what is refused, and why"), rows)]
 
