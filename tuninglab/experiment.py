@@ -798,10 +798,10 @@ def _say_warm(say, node: str, record: dict, prof) -> None:
 
 def _settled_text(pending: dict[str, str]) -> str:
     """What configuration needed to take effect, by node: "app-1, app-2 reloaded (the server
-    or the change's switch asked for it)", "app-1 redeployed its apps (a tl.* property: read at
-    deployment)"."""
+    or the change's switch asked for it)", "app-1 redeployed its apps (a system property or a
+    service restart)"."""
     why = {node_setup.RELOAD: "reloaded (the server or the change's switch asked for it)",
-           node_setup.REDEPLOY: "redeployed its apps (a tl.* property: read at deployment)"}
+           node_setup.REDEPLOY: "redeployed its apps (a system property or a service restart)"}
     return "; ".join(f"{', '.join(n for n, p in pending.items() if p == kind)} {text}"
                      for kind, text in why.items() if kind in pending.values())
 

@@ -11,7 +11,8 @@ an operation, can read every value back and undo it. Supported lines:
     /subsystem=infinispan/cache-container=web/distributed-cache=dist:write-attribute(name=statistics-enabled,value=true){allow-resource-service-restart=true}
 
 The last line's header asks the server to restart the services of the resource it writes (and
-those that depend on them) instead of leaving the whole server waiting for a reload. Anything
+those that depend on them) instead of leaving the whole server waiting for a reload; the lab
+then redeploys the node's apps. Anything
 else (batch, if/else, reload, commands without an address) is rejected with the file,
 the line and what is allowed: the lab reloads by itself when an operation requires it.
 """
@@ -25,6 +26,8 @@ ALLOWED_OPERATIONS = ("write-attribute", "undefine-attribute", "add")
 # restart a resource's services in place of a reload. On a cluster the nodes reload one after
 # the other (two reloaded at once each form a view of their own), 4 to 5 s a node; a baseline
 # that writes a cache's statistics with it needs no reload (tried 7 December 2026, WildFly 39).
+# The node's apps are deployed again afterwards (changes/nodes.py): a deployment that uses a
+# restarted service may be left broken (sessioncart failed every request until redeployed).
 ALLOWED_HEADERS = {"allow-resource-service-restart": (True,)}
 
 

@@ -1,6 +1,6 @@
 """What a configured node needs before its settings take effect (changes/nodes.py): a reload
 only where WildFly asks for one, a redeployment of the apps where a tl.* property was written
-(they read them when they deploy), else nothing. A cluster's nodes then need not reload one
+(they read them when they deploy) or a line had the server restart services, else nothing. A cluster's nodes then need not reload one
 after the other for a setting the server applies at once."""
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ class _Management:
 
     def execute(self, operation, address=(), **params):
         needs = operation == "write-attribute" and params["name"] in self.on_reload
+        if params.get("operation-headers", {}).get("allow-resource-service-restart"):
+            needs = False  # the server restarts the resource's services instead
         if needs:
             self.state = "reload-required"
         if operation == "redeploy":
@@ -85,6 +87,18 @@ def test_a_property_redeploys_every_app_that_reads_it_and_reloads_nothing():
     setup = Setup(None, None, properties={"tl.app.log_each_transaction": "true"})
     assert _configure(_Management(), setup) == (
         nodes.REDEPLOY, ["redeploy orderentry.war", "redeploy shop.war"])
+
+
+def test_a_write_whose_services_restart_redeploys_the_apps_instead_of_a_reload():
+    """{allow-resource-service-restart=true}: no reload, but the apps that use the restarted
+    services are deployed again (a session cache's restart left sessioncart failing every
+    request until then, 7 December 2026)."""
+    from dataclasses import replace
+    m = _Management(on_reload={"task-max-threads"})
+    restarted = replace(THREADS, headers={"allow-resource-service-restart": True})
+    assert _configure(m, Setup(None, None), [restarted]) == (
+        nodes.REDEPLOY, ["redeploy orderentry.war", "redeploy shop.war"])
+    assert m.state == "running"
 
 
 def test_a_reload_covers_a_property_written_beside_it():

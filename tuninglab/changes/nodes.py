@@ -82,7 +82,12 @@ def configure(stack, node: str, kind: ChangeKind, arm: Arm, setup: Setup) -> Nod
             or (applied_ops and kind.switch != RUNTIME) \
             or m.server_state() != "running":  # reload-required by an earlier write
         state.pending = RELOAD
-    elif any(op.address[0][0] == "system-property" for op in state.baseline_ops + applied_ops):
+    elif any(op.address[0][0] == "system-property" or op.headers
+             for op in state.baseline_ops + applied_ops):
+        # A system property is read by the apps when they deploy. Services the server restarted
+        # for a line's header (allow-resource-service-restart) may leave the deployments that
+        # use them broken: sessioncart's session manager failed every request after its cache
+        # restarted, until redeployed (7 December 2026).
         state.pending = REDEPLOY
     return state
 
