@@ -27,7 +27,9 @@ ALLOWED_OPERATIONS = ("write-attribute", "undefine-attribute", "add")
 # the other (two reloaded at once each form a view of their own), 4 to 5 s a node; a baseline
 # that writes a cache's statistics with it needs no reload (tried 7 December 2026, WildFly 39).
 # The node's apps are deployed again afterwards (changes/nodes.py): a deployment that uses a
-# restarted service may be left broken (sessioncart failed every request until redeployed).
+# restarted service may be left broken (sessioncart failed every request until redeployed). Not
+# always faster: the ejb container's distributed cache once took over 30 s to restart on one of
+# three nodes (the write timed out), so ejb3-stateful-replication reloads instead.
 ALLOWED_HEADERS = {"allow-resource-service-restart": (True,)}
 
 
