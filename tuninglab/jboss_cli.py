@@ -129,7 +129,8 @@ def _split_headers(rest: str) -> tuple[str, dict]:
         key, eq, value = (part.strip() for part in item.partition("="))
         allowed = ", ".join(f"{name}={'|'.join(str(v).lower() for v in values)}"
                             for name, values in ALLOWED_HEADERS.items())
-        if not eq or key not in ALLOWED_HEADERS or _parse_value(value) not in ALLOWED_HEADERS[key]:
+        if not eq or key not in ALLOWED_HEADERS \
+                or value not in {str(v).lower() for v in ALLOWED_HEADERS[key]}:
             raise CliSyntaxError(f"operation header '{item.strip()}' is not supported; "
                                  f"allowed: {allowed}")
         headers[key] = _parse_value(value)

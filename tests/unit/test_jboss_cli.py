@@ -46,6 +46,7 @@ def test_add_and_undefine():
      "operation header 'rollout main-server-group' is not supported; "
      "allowed: allow-resource-service-restart=true"),
     ("/a=b:add(x=1){allow-resource-service-restart=false}", "is not supported"),
+    ("/a=b:add(x=1){allow-resource-service-restart=1}", "is not supported"),
     ("/a=b:add(x=1)}", "unbalanced braces"),
 ])
 def test_bad_lines_name_the_file_the_line_and_what_is_allowed(line, message):
