@@ -30,7 +30,7 @@ ALLOWED_OPERATIONS = ("write-attribute", "undefine-attribute", "add")
 # restarted service may be left broken (sessioncart failed every request until redeployed). Not
 # always faster: the ejb container's distributed cache once took over 30 s to restart on one of
 # three nodes (the write timed out), so ejb3-stateful-replication reloads instead.
-ALLOWED_HEADERS = {"allow-resource-service-restart": (True,)}
+ALLOWED_HEADERS = {"allow-resource-service-restart": ("true",)}  # values as written
 
 
 class CliSyntaxError(ValueError):
@@ -124,13 +124,11 @@ def _split_headers(rest: str) -> tuple[str, dict]:
     start = rest.rfind("{")
     if start < 0:
         raise CliSyntaxError(f"'{rest}': unbalanced braces")
+    allowed = ", ".join(f"{name}={'|'.join(values)}" for name, values in ALLOWED_HEADERS.items())
     headers = {}
     for item in rest[start + 1:-1].split(";"):
         key, eq, value = (part.strip() for part in item.partition("="))
-        allowed = ", ".join(f"{name}={'|'.join(str(v).lower() for v in values)}"
-                            for name, values in ALLOWED_HEADERS.items())
-        if not eq or key not in ALLOWED_HEADERS \
-                or value not in {str(v).lower() for v in ALLOWED_HEADERS[key]}:
+        if not eq or value not in ALLOWED_HEADERS.get(key, ()):
             raise CliSyntaxError(f"operation header '{item.strip()}' is not supported; "
                                  f"allowed: {allowed}")
         headers[key] = _parse_value(value)

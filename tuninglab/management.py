@@ -63,7 +63,7 @@ def apply_operation(management: "ManagementClient", op) -> Response:
 def operation_headers(*ops) -> dict:
     """The request keys that carry the operations' headers (jboss_cli.Operation.headers), if
     they have any: ``{"operation-headers": {...}}``."""
-    headers = {k: v for op in ops for k, v in getattr(op, "headers", {}).items()}
+    headers = {k: v for op in ops for k, v in op.headers.items()}
     return {"operation-headers": headers} if headers else {}
 
 

@@ -142,17 +142,22 @@ def cache_checks(stack, node: str, deployment: apps.Deployment, key: str) -> lis
                 "number-of-entries-in-memory")
         except ManagementError as error:
             return checks + [Check(f"{what} on {member}", "its statistics", str(error), False)]
+    return checks + [_count_check(what, mode, entries)]
+
+
+def _count_check(what: str, mode: str, entries: dict) -> Check:
+    """The entries a deployment's own cache holds on each node, against its mode."""
     shown = ", ".join(f"{n} {e}" for n, e in entries.items())
     if mode == "distributed":  # shown where counted, never judged
         counted = shown if None not in entries.values() else "not counted (statistics off)"
-        return checks + [Check(f"{what}: entries per node (distributed)", "any", counted, True)]
+        return Check(f"{what}: entries per node (distributed)", "any", counted, True)
     if None in entries.values():
-        return checks + [Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled "
-                               "on the cache it is made from)", shown, False)]
+        return Check(f"{what}'s statistics", "enabled (baseline: statistics-enabled on the "
+                     "cache it is made from)", shown, False)
     most = max(entries.values())
-    return checks + [Check(f"{what}: every entry on every node (replicated)",
-                           f"the same count on all {len(entries)} nodes, above 0", shown,
-                           most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))]
+    return Check(f"{what}: every entry on every node (replicated)",
+                 f"the same count on all {len(entries)} nodes, above 0", shown,
+                 most > 0 and min(entries.values()) >= most * (1 - IN_FLIGHT))
 
 
 def template_check(m, member: str, war: str, own: str, what: str, mode: str) -> Check:

@@ -41,7 +41,7 @@ def _postgresql() -> list[str]:
 
 def _server() -> list[str]:
     operations = ", ".join(f"`{name}`" for name in ALLOWED_OPERATIONS)
-    headers = ", ".join(f"`{{{name}={str(values[0]).lower()}}}`"
+    headers = ", ".join(f"`{{{name}={'|'.join(values)}}}`"
                         for name, values in ALLOWED_HEADERS.items())
     rows = []
     for rule in server_model.protected_rules():
