@@ -7,12 +7,15 @@ the ones over the budget. It reports and never fails a run: a time depends on th
 A slow notebook's line adds where its run spent the time (the phases its quick result stored in
 TUNINGLAB_RESULTS_DIR), since CI keeps no result file: a slow stack start, re-runs of disturbed
 windows or a stack that could not be taken over each read differently.
+The test command runs two notebooks at a time (pytest-xdist): a notebook's time then includes
+the other's share of the two cores, and the summary says so, with the phase's wall time.
 """
 from __future__ import annotations
 
 import json
 import os
 import statistics
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -20,6 +23,7 @@ NOTEBOOK_MAX_S = 45.0
 NOTEBOOK_MEDIAN_S = 30.0
 
 _seconds: dict[str, float] = defaultdict(float)
+_loaded = time.monotonic()  # at collection, just before the first notebook starts
 
 
 def pytest_runtest_logreport(report):
@@ -35,7 +39,10 @@ def pytest_terminal_summary(terminalreporter):
     median = statistics.median(t for _, t in times)
     write = terminalreporter.write_line
     terminalreporter.section("notebook times (cells summed)")
-    write(f"{len(times)} notebooks: median {median:.1f} s (budget {NOTEBOOK_MEDIAN_S:.0f} s), "
+    workers = terminalreporter.config.getoption("numprocesses", None) or 1
+    beside = f", {workers} at a time (each time includes the others' share)" if workers > 1 else ""
+    write(f"{len(times)} notebooks in {time.monotonic() - _loaded:.0f} s{beside}")
+    write(f"per notebook: median {median:.1f} s (budget {NOTEBOOK_MEDIAN_S:.0f} s), "
           f"slowest {times[0][1]:.1f} s (budget {NOTEBOOK_MAX_S:.0f} s)")
     over = [(path, t) for path, t in times if t > NOTEBOOK_MAX_S]
     for path, t in over:
