@@ -61,9 +61,21 @@ def serve(container) -> None:
     container.serves_network_tool = True
 
 
+# Docker sometimes hands back an exec's output empty although the command ran and exited 0
+# (docker/docker-py#2042, moby/moby#27289): the CI run of 7 December 2026, two notebooks at a
+# time, lost a node-to-node round trip so, and cluster-session-write-delay failed on it. A
+# reading is only a few milliseconds of probing, so it is taken again.
+ATTEMPTS = 3
+
+
 def _tool(container, *arguments: str) -> dict:
     install(container)
-    return json.loads(container.run([TOOL, *arguments]).strip().splitlines()[-1])
+    for _ in range(ATTEMPTS):
+        lines = container.run([TOOL, *arguments]).strip().splitlines()
+        if lines:
+            return json.loads(lines[-1])
+    raise RuntimeError(f"{getattr(container, 'role', 'a container')}: `tl-net "
+                       f"{' '.join(arguments)}` exited 0 but printed nothing, {ATTEMPTS} times")
 
 
 def echo_round_trip(container, to: str, n: int = ROUND_TRIPS) -> dict:
