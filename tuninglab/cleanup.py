@@ -50,13 +50,21 @@ def sweep_dead_runs(client: docker.DockerClient, spare: set[str] = frozenset()) 
     not those whose id is in ``spare`` (stacks parked for reuse)."""
     host = socket.gethostname()
     removed = []
-    for container in client.containers.list(all=True, filters={"label": RUN_LABEL}):
+    # Runs side by side (the test command's two notebooks at a time) remove containers while
+    # this lists them: a container gone between the list and its inspection is skipped
+    # (ignore_removed), and so is one another sweep removes first. Without that, a notebook
+    # failed on "No such container" as it started (7 December 2026).
+    for container in client.containers.list(all=True, filters={"label": RUN_LABEL},
+                                            ignore_removed=True):
         labels = container.labels
         if labels.get(HOST_LABEL) != host or pid_alive(int(labels.get(PID_LABEL, "0"))):
             continue
         if container.id in spare:
             continue
-        container.remove(force=True, v=True)
+        try:
+            container.remove(force=True, v=True)
+        except docker.errors.NotFound:
+            continue
         removed.append(f"container {container.name}")
     for network in client.networks.list(filters={"label": RUN_LABEL}):
         labels = network.attrs.get("Labels") or {}
@@ -133,7 +141,7 @@ class RunScope:
         """Remove every container, then every network, of this run (idempotent), on every
         engine; an engine that does not answer (a host lost) is named, the others cleaned."""
         selector = {"label": f"{RUN_LABEL}={self.run_id}"}
-        containers = self.client.containers.list(all=True, filters=selector)
+        containers = self.client.containers.list(all=True, filters=selector, ignore_removed=True)
         containers += _existing(self.client.containers, self._adopted["containers"])
         lost = []
         for host, other in self.others.items():
