@@ -7,7 +7,7 @@
 #   tests/integration  the real stack: pinning, 30 s of the mix, change read-back, clean exit
 #   tests/swarm        three more Docker engines joined into a swarm: a stack spread over them
 #                      (about three minutes; alone: bash scripts/test-swarm.sh)
-#   notebooks/         every recipe's notebook, executed by nbval in the quick profile
+#   notebooks/         every recipe's notebook, executed by nbval in the quick profile, two at a time
 # Quick-profile results go to a temporary folder: a test run never adds files to results/.
 # Extra arguments go to pytest (e.g. bash scripts/test.sh tests/unit -x).
 set -euo pipefail
