@@ -50,22 +50,14 @@ def sweep_dead_runs(client: docker.DockerClient, spare: set[str] = frozenset()) 
     not those whose id is in ``spare`` (stacks parked for reuse)."""
     host = socket.gethostname()
     removed = []
-    # Runs side by side (the test command's two notebooks at a time) remove containers while
-    # this lists them: a container gone between the list and its inspection is skipped
-    # (ignore_removed), and so is one another sweep removes first. Without that, a notebook
-    # failed on "No such container" as it started (7 December 2026).
-    for container in client.containers.list(all=True, filters={"label": RUN_LABEL},
-                                            ignore_removed=True):
+    for container in _containers(client, {"label": RUN_LABEL}):
         labels = container.labels
         if labels.get(HOST_LABEL) != host or pid_alive(int(labels.get(PID_LABEL, "0"))):
             continue
         if container.id in spare:
             continue
-        try:
-            container.remove(force=True, v=True)
-        except docker.errors.NotFound:
-            continue
-        removed.append(f"container {container.name}")
+        if _remove(container, force=True, v=True):
+            removed.append(f"container {container.name}")
     for network in client.networks.list(filters={"label": RUN_LABEL}):
         labels = network.attrs.get("Labels") or {}
         if labels.get(HOST_LABEL) != host or pid_alive(int(labels.get(PID_LABEL, "0"))):
@@ -91,11 +83,21 @@ def _existing(collection, ids: list[str]) -> list:
     return found
 
 
-def _remove(obj, **options) -> None:
+def _containers(client, filters: dict) -> list:
+    """The containers matching ``filters``, all states. Runs side by side (the test command's
+    two notebooks at a time) remove containers while another lists them: one gone between the
+    list and its inspection is left out (ignore_removed). Without that, a notebook failed on
+    "No such container" as its run started (7 December 2026)."""
+    return client.containers.list(all=True, filters=filters, ignore_removed=True)
+
+
+def _remove(obj, **options) -> bool:
+    """Remove a container or network; False if it was already gone (another run removed it)."""
     try:
         obj.remove(**options)
     except docker.errors.NotFound:
-        pass
+        return False
+    return True
 
 
 class RunScope:
@@ -141,12 +143,12 @@ class RunScope:
         """Remove every container, then every network, of this run (idempotent), on every
         engine; an engine that does not answer (a host lost) is named, the others cleaned."""
         selector = {"label": f"{RUN_LABEL}={self.run_id}"}
-        containers = self.client.containers.list(all=True, filters=selector, ignore_removed=True)
+        containers = _containers(self.client, selector)
         containers += _existing(self.client.containers, self._adopted["containers"])
         lost = []
         for host, other in self.others.items():
             try:
-                for container in other.containers.list(all=True, filters=selector):
+                for container in _containers(other, selector):
                     _remove(container, force=True, v=True)
             except (docker.errors.APIError, docker.errors.DockerException, OSError) as exc:
                 lost.append(f"host {host} ({type(exc).__name__})")

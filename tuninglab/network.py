@@ -74,7 +74,7 @@ def _tool(container, *arguments: str) -> dict:
         lines = container.run([TOOL, *arguments]).strip().splitlines()
         if lines:
             return json.loads(lines[-1])
-    raise RuntimeError(f"{getattr(container, 'role', 'a container')}: `tl-net "
+    raise RuntimeError(f"{container.role}: `tl-net "
                        f"{' '.join(arguments)}` exited 0 but printed nothing, {ATTEMPTS} times")
 
 
