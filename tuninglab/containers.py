@@ -24,6 +24,7 @@ from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
 from . import images
 from .network import ECHO_PORT, SINK_PORT, TOOL as NETWORK_TOOL
+from .placement import API_TIMEOUT_S
 from .safety import jvm_options as safety_jvm_options
 
 
@@ -35,7 +36,7 @@ class LabContainer(DockerContainer):
     """A DockerContainer with resource limits and labels collected by fluent setters."""
 
     def __init__(self, image: str, role: str):
-        super().__init__(image)
+        super().__init__(image, docker_client_kw={"timeout": API_TIMEOUT_S})
         self.role = role
         self._create_options: dict = {}
 

@@ -29,10 +29,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-import docker
-
 from . import (apps, calibration, changes, courses, database_stats, design, images, layout,
-               load, network, preflight, profiling, provenance, quiet, result, stackpool,
+               load, network, placement, preflight, profiling, provenance, quiet, result, stackpool,
                staleness, stats, store, telemetry, topology, warmup)
 from .analysis import INVALID, analyse, sequential, trial_disturbances, trial_errors, trial_metrics
 from .analysis.comparisons import paired_values, turn_triples
@@ -104,7 +102,7 @@ def run_recipe(recipe: Recipe, profile: str = "quick", *, progress: Progress = p
     # Everything that can be known before a container starts: first what needs no engine,
     # then what only the images can answer (JVM options, PostgreSQL parameters).
     preflight.check(recipe)
-    preflight.check(recipe, client=docker.from_env())
+    preflight.check(recipe, client=placement.local_client())
     phases.end("preflight")
     kind = changes.kind_for(recipe)
     plan = compile_plan(recipe, switch=kind.switch, points=prof.points)
@@ -223,7 +221,8 @@ def _mirror_fits_the_pool_better(recipe, plan, kind, base, servers, blocks, runs
                  for node, arm in _first_arms(plan, candidate[0]).items()}
         return stackpool.node_keys(servers.initial_nodes(first))
 
-    common = stackpool.common_key(stack_config(recipe), images.require_images(docker.from_env()),
+    common = stackpool.common_key(stack_config(recipe),
+                                  images.require_images(placement.local_client()),
                                   servers.pool_extra())
     return (stackpool.best_fit(common, wanted(design.mirror(blocks)), runs)
             > stackpool.best_fit(common, wanted(blocks), runs))

@@ -292,10 +292,8 @@ def _interrupt(signum, frame) -> None:
 
 
 def _clear_parked_stacks() -> None:
-    import docker
-
     try:
-        removed = stackpool.clear(docker.from_env())
+        removed = stackpool.clear(placement.local_client())
     except Exception as exc:  # noqa: BLE001 - the engine may be gone; say so, do not hide the run's own error
         print(f"publish: could not remove parked stacks ({exc}); `tuninglab clean` does",
               file=sys.stderr)

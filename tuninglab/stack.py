@@ -27,7 +27,6 @@ from pathlib import Path
 from dataclasses import dataclass, replace
 from typing import Callable
 
-import docker
 from testcontainers.core.network import Network
 
 from . import (apps, cgroups, cleanup, cpuinfo, disk_limits, front, images, interference,
@@ -195,7 +194,7 @@ class Stack:
         self._key: str | None = None  # its kind in the pool (stackpool.key), taken at start
         self._keep = False
         self._altered = False  # a node replaced or re-limited: not the stack a key describes
-        self.client = docker.from_env()
+        self.client = placements.local_client()
         self.scope: cleanup.RunScope | None = None
         self.network: Network | None = None
         self.databases: dict[str, PostgresNode] = {}
@@ -387,7 +386,7 @@ class Stack:
         self.scope.adopt(containers=[c for c in stackpool.container_ids(record)
                                      if c not in parked_databases],
                          networks=[record["network"]])
-        self.network = Network()
+        self.network = Network(docker_client_kw={"timeout": placements.API_TIMEOUT_S})
         self.network._network = client.networks.get(record["network"])
         self.network.name = self.network._network.name
         for cid in parked_databases:

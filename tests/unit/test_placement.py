@@ -168,3 +168,16 @@ def test_a_lost_engine_is_named_and_the_others_are_still_cleaned():
     with pytest.raises(EnginesLost, match=r"the engine of host tl-h2 \(ConnectionError\) did not answer"):
         scope.remove_all()
     assert own == ["removed"] and other == ["removed"]
+
+
+def test_every_docker_client_of_a_stack_waits_the_labs_api_timeout_not_docker_pys_60_s():
+    """A busy engine beside two notebooks and parked stacks answered a stack's call after more
+    than 60 s (CI, 7 December 2026): the stack's container, network and engine clients all
+    wait API_TIMEOUT_S."""
+    from tuninglab.containers import LabContainer
+    from tuninglab.placement import API_TIMEOUT_S, Engine, LocalPlacement, local_client
+    assert API_TIMEOUT_S > 60
+    assert local_client().api.timeout == API_TIMEOUT_S
+    assert LabContainer("tuninglab/db:17", "db")._docker.client.api.timeout == API_TIMEOUT_S
+    assert LocalPlacement().network({})._docker.client.api.timeout == API_TIMEOUT_S
+    assert Engine("h1", url="tcp://10.0.0.2:2375").client_kw()["timeout"] == API_TIMEOUT_S

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tuninglab import drivers, experiment, layout, stack as stack_module
+from tuninglab import drivers, experiment, layout, placement
 from tuninglab.changes import model
 from tuninglab.changes.checks import ChangeNotEffective
 from tuninglab.recipe import load_recipe
@@ -21,9 +21,8 @@ def no_docker(monkeypatch):
     images, and the load driver."""
     FakeStack.started.clear()
     driver = FakeDriver()
-    monkeypatch.setattr(stack_module.docker, "from_env", fake_docker_client)
+    monkeypatch.setattr(placement, "local_client", fake_docker_client)
     monkeypatch.setattr(experiment, "Stack", FakeStack)
-    monkeypatch.setattr(experiment.docker, "from_env", fake_docker_client)
     monkeypatch.setattr(experiment.preflight, "check", lambda recipe, client=None: None)
     monkeypatch.setitem(drivers.DRIVERS, "k6", driver)
     monkeypatch.setattr(model, "app_config", app_config_of(lambda: FakeStack.started[-1]))

@@ -255,7 +255,7 @@ def test_a_crossover_runs_its_mirror_when_only_the_mirror_finds_its_default_node
     from tuninglab import changes, design, images
     from tuninglab.plan import compile_plan
     monkeypatch.setattr(images, "require_images", lambda client: {"wildfly": "sha:1"})
-    monkeypatch.setattr(experiment.docker, "from_env", lambda: None)
+    monkeypatch.setattr(experiment.placement, "local_client", lambda: None)
     recipe = load_recipe(layout.recipes_dir() / "guide" / "jvm-escape-analysis")
     kind = changes.kind_for(recipe)
     plan = compile_plan(recipe, switch=kind.switch, points="ends")

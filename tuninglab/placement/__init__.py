@@ -19,10 +19,17 @@ from testcontainers.core.network import Network
 
 from .. import cgroups
 
-__all__ = ["Engine", "HostLost", "LocalPlacement", "PlacementError", "ROLE_KINDS", "current"]
+__all__ = ["API_TIMEOUT_S", "Engine", "HostLost", "LocalPlacement", "PlacementError",
+           "ROLE_KINDS", "current", "local_client"]
 
 ENV = "TUNINGLAB_PLACEMENT"  # a placement file; unset: everything on the environment's engine
 ROLE_KINDS = ("database", "node", "balancer", "loadgen")
+# How long a call to a Docker engine may take before the run fails (docker-py's default is
+# 60 s). Two notebooks at a time beside parked stacks, an engine on this 2-core host has
+# taken longer than 60 s to answer (CI of 29 November 2026: a container start; of 7 December
+# 2026: a read timed out in http-session-replication): slow, not broken. A stream (a load
+# driver's exec, logs) is not bounded by it; docker-py lifts the socket timeout for those.
+API_TIMEOUT_S = 180
 
 
 class PlacementError(ValueError):
@@ -46,11 +53,20 @@ class Engine:
     def client_kw(self) -> dict:
         """Keyword arguments of a Testcontainers client for this engine (it builds its client
         with docker.from_env, which reads the address from ``environment``)."""
-        return {"environment": {"DOCKER_HOST": self.url}} if self.url else {}
+        address = {"environment": {"DOCKER_HOST": self.url}} if self.url else {}
+        return {"timeout": API_TIMEOUT_S, **address}
 
     def client(self):
         import docker
-        return docker.DockerClient(base_url=self.url) if self.url else docker.from_env()
+        if self.url:
+            return docker.DockerClient(base_url=self.url, timeout=API_TIMEOUT_S)
+        return local_client()
+
+
+def local_client():
+    """A client of the environment's engine (DOCKER_HOST, or the local socket)."""
+    import docker
+    return docker.from_env(timeout=API_TIMEOUT_S)
 
 
 class LocalPlacement:
@@ -74,7 +90,8 @@ class LocalPlacement:
         return {}
 
     def network(self, labels: dict) -> Network:
-        return Network(docker_network_kw={"labels": labels})
+        return Network(docker_client_kw={"timeout": API_TIMEOUT_S},
+                       docker_network_kw={"labels": labels})
 
     def reads_cgroups(self, engine: Engine) -> bool:
         """This machine can read the engine's cgroups and /proc/stat (interference.py)."""
