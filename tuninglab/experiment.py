@@ -291,13 +291,15 @@ class _Run:
 
         pending = {node: state.pending for node, state in self.states.items() if state.pending}
 
-        def settle_target(target):  # a cluster's reloads one node after the other (its view)
-            members = stack.members(target)
-            if any(self.states[n].pending == node_setup.RELOAD for n in members):
-                for node in members:
-                    node_setup.settle(stack, node, self.states[node])
-            else:
-                together(members, lambda node: node_setup.settle(stack, node, self.states[node]))
+        def settle_target(target):
+            # A cluster's nodes one after the other, whether they reload or redeploy: reloaded
+            # at once, each formed a view of its own (26 November 2026); a distributable app
+            # redeployed on every node at once stops and starts its clustered cache on all of
+            # them together, as the service restarts that once stalled for 90 s did
+            # (http-session-replication, 7 December 2026). A lone node's target has one
+            # member, and the targets still settle side by side.
+            for node in stack.members(target):
+                node_setup.settle(stack, node, self.states[node])
         began = time.monotonic()
         together(arms, settle_target)
         if pending:
