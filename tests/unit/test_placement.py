@@ -171,9 +171,9 @@ def test_a_lost_engine_is_named_and_the_others_are_still_cleaned():
 
 
 def test_every_docker_client_of_a_stack_waits_the_labs_api_timeout_not_docker_pys_60_s():
-    """A busy engine beside two notebooks and parked stacks answered a stack's call after more
-    than 60 s (CI, 7 December 2026): the stack's container, network and engine clients all
-    wait API_TIMEOUT_S."""
+    """A busy engine beside parked stacks answered a container start after more than 60 s (CI,
+    29 November 2026): the stack's container, network and engine clients all wait
+    API_TIMEOUT_S."""
     from tuninglab.containers import LabContainer
     from tuninglab.placement import API_TIMEOUT_S, Engine, LocalPlacement, local_client
     assert API_TIMEOUT_S > 60

@@ -25,10 +25,10 @@ __all__ = ["API_TIMEOUT_S", "Engine", "HostLost", "LocalPlacement", "PlacementEr
 ENV = "TUNINGLAB_PLACEMENT"  # a placement file; unset: everything on the environment's engine
 ROLE_KINDS = ("database", "node", "balancer", "loadgen")
 # How long a call to a Docker engine may take before the run fails (docker-py's default is
-# 60 s). Two notebooks at a time beside parked stacks, an engine on this 2-core host has
-# taken longer than 60 s to answer (CI of 29 November 2026: a container start; of 7 December
-# 2026: a read timed out in http-session-replication): slow, not broken. A stream (a load
-# driver's exec, logs) is not bounded by it; docker-py lifts the socket timeout for those.
+# 60 s). Beside parked stacks, an engine on this 2-core host has taken longer than 60 s to
+# start a container (two-databases-more-cpu, CI of 29 November 2026): slow, not broken. A
+# stream (a load driver's exec, logs) is not bounded by it; docker-py lifts the socket
+# timeout for those.
 API_TIMEOUT_S = 180
 
 
