@@ -6,9 +6,9 @@ arm applies the change, the change's operations; then what they need to take eff
 (``settle``): a reload where the server asks for one or the change declares it swaps with a
 reload, else a redeployment of the apps where a tl.* property was written (the apps read them
 when they deploy), else nothing. A reload
-restarts every service and, on a cluster, makes the node leave and join its view: a cluster's
-nodes reload one after the other, while a redeployment or nothing lets them all be configured
-at once. Everything the change's operations will replace (for every arm: a sweep's arms
+restarts every service and, on a cluster, makes the node leave and join its view. A cluster's
+nodes are configured at once and settle one after the other, whether they reload or redeploy
+(experiment.py says why). Everything the change's operations will replace (for every arm: a sweep's arms
 write different values to the same attributes) is recorded first, so a node without the
 change can prove it still holds what it had, and a node that swaps arms can be put back.
 After all nodes are configured their management models are compared: they may differ only
