@@ -11,11 +11,11 @@ _spec.loader.exec_module(conftest)
 # As nbval reports a cell's exception: IPython's frames, coloured, the libraries' among the lab's.
 IPYTHON_TRACEBACK = "\n".join([
     "\x1b[31mTimeoutError\x1b[39m                              Traceback (most recent call last)",
-    "\x1b[36mFile \x1b[39m\x1b[32m/check/work/main/tuninglab/experiment.py:135\x1b[39m, in "
+    "\x1b[36mFile \x1b[39m\x1b[32m/home/ci/lab/tuninglab/experiment.py:135\x1b[39m, in "
     "\x1b[36mrun_recipe\x1b[39m\x1b[34m(recipe, profile)\x1b[39m",
-    "\x1b[36mFile \x1b[39m\x1b[32m/check/work/main/tuninglab/stack.py:442\x1b[39m, in "
+    "\x1b[36mFile \x1b[39m\x1b[32m/home/ci/lab/tuninglab/stack.py:442\x1b[39m, in "
     "\x1b[36mStack._reset_and_boot.<locals>.reset\x1b[39m\x1b[34m(name)\x1b[39m",
-    "\x1b[36mFile \x1b[39m\x1b[32m/check/work/main/.venv/lib/python3.11/site-packages/urllib3/"
+    "\x1b[36mFile \x1b[39m\x1b[32m/home/ci/lab/.venv/lib/python3.11/site-packages/urllib3/"
     "connectionpool.py:540\x1b[39m, in \x1b[36mHTTPConnectionPool._make_request\x1b[39m",
     "\x1b[31mTimeoutError\x1b[39m: timed out",
     "The above exception was the direct cause of the following exception:",
