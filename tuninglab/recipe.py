@@ -355,6 +355,7 @@ class Profile:
     drain_max_s: int = 30  # the longest a window waits for the last one's requests to end
     idle_max_s: int = 0  # the longest pause before a window (workload.idle_before_s); 0: no cap
     cluster_nodes: int = 0  # a cluster recipe's nodes in this profile (0: its [cluster] table's)
+    cluster_cpus: float = 0  # each of those nodes' CPU quota in this profile (0: the table's)
 
     def idle_s(self, asked: int) -> int:
         """The pause before each window in this profile, for a workload that asks for
@@ -396,10 +397,12 @@ class Recipe:
 
     def as_run_in(self, profile: Profile) -> "Recipe":
         """The recipe as a run in ``profile`` builds its stack: on the profile's cluster_nodes
-        (the first of them, where the table gives each node its quota), else as written."""
-        if self.cluster is None or not profile.cluster_nodes:
+        (the first of them, where the table gives each node its quota) at the profile's
+        cluster_cpus each, else as written."""
+        if self.cluster is None or not (profile.cluster_nodes or profile.cluster_cpus):
             return self
-        n, cpus = profile.cluster_nodes, self.cluster.cpus
+        n = profile.cluster_nodes or self.cluster.nodes
+        cpus = profile.cluster_cpus or self.cluster.cpus
         return replace(self, cluster=replace(
             self.cluster, nodes=n, cpus=cpus[:n] if isinstance(cpus, tuple) else cpus))
 
@@ -822,15 +825,37 @@ def _launch_problems(data: dict) -> list[Problem]:
 
 def _cluster_node_problems(data: dict) -> list[Problem]:
     """A profile may run a cluster recipe on fewer of its nodes, never on more, and a cluster
-    is two nodes at least."""
+    is two nodes at least; only a cluster recipe's nodes take a profile's quota."""
     nodes = data.get("cluster", {}).get("nodes")
     allowed = (f"0 (all of them) or 2 to {nodes} (cluster.nodes)" if nodes
                else "0 (the recipe has no [cluster] table)")
-    return [Problem(f"profiles.{name}.cluster_nodes",
-                    f"{table['cluster_nodes']}; allowed: {allowed}")
-            for name, table in data.get("profiles", {}).items()
-            if table.get("cluster_nodes", 0)
-            and not (nodes and 2 <= table["cluster_nodes"] <= nodes)]
+    profiles = data.get("profiles", {}).items()
+    return [*(Problem(f"profiles.{name}.cluster_nodes",
+                      f"{table['cluster_nodes']}; allowed: {allowed}")
+              for name, table in profiles
+              if table.get("cluster_nodes", 0)
+              and not (nodes and 2 <= table["cluster_nodes"] <= nodes)),
+            *filter(None, (_profile_quota_problem(f"profiles.{name}", table, data)
+                           for name, table in profiles if table.get("cluster_cpus", 0)))]
+
+
+def _profile_quota_problem(key: str, table: dict, data: dict) -> Problem | None:
+    """A profile's quota for each node must fit, on that profile's nodes, on the cpuset the
+    nodes share, as the table's own quotas must (cluster.ClusterSpec.of)."""
+    from .interference import cpuset_cpus  # here: interference imports this module
+    nodes = data.get("cluster", {}).get("nodes")
+    if not nodes:
+        return Problem(f"{key}.cluster_cpus", f"{table['cluster_cpus']}; allowed: 0 (the recipe "
+                                              f"has no [cluster] table)")
+    cpuset = _with_defaults(data.get("stack", {}), "stack")["app_cpuset"]
+    capacity = len(cpuset_cpus(cpuset))
+    count = table.get("cluster_nodes") or nodes
+    if table["cluster_cpus"] * count > capacity + 1e-9:
+        return Problem(f"{key}.cluster_cpus",
+                       f"{table['cluster_cpus']:g} CPU for each of {count} nodes needs "
+                       f"{table['cluster_cpus'] * count:g} CPUs, more than the nodes' cpuset "
+                       f"{cpuset} holds; allowed: up to {capacity / count:g}")
+    return None
 
 
 def _swept(data: dict) -> bool:

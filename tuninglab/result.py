@@ -72,7 +72,7 @@ KEYS = {
               "stopped, blocks, confidence}, profile: {blocks, window_s, settle_s, "
               "compile_max_s, plateau_max_s, max_retries, min_usable_share, periods, launches, "
               "sequential, claims, min_transactions, window_max_s, drain_max_s, idle_max_s, "
-              "rewarm_windows, cluster_nodes}}`; a trial's own "
+              "rewarm_windows, cluster_nodes, cluster_cpus}}`; a trial's own "
               "`window_s` is longer than the profile's where its window grew (window_length.py); `sequential` (an A/B run that looked at its interval at planned "
               "points) says why it stopped (`effect`: the interval excluded zero; `equivalent`: "
               "it lay within +-margin; `budget`: every block ran) after how many planned blocks, "
@@ -213,7 +213,8 @@ def build(*, recipe, profile, plan, kind, seed, blocks, queue_log, trials, verif
                        "blocks", "window_s", "settle_s", "compile_max_s", "plateau_max_s",
                        "max_retries", "min_usable_share", "periods", "launches",
                        "sequential", "claims", "min_transactions", "window_max_s",
-                       "drain_max_s", "idle_max_s", "rewarm_windows", "cluster_nodes")}},
+                       "drain_max_s", "idle_max_s", "rewarm_windows", "cluster_nodes",
+                       "cluster_cpus")}},
         "verified": verified,
         "warmup": warmups,
         "validity": validity,

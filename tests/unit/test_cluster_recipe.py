@@ -260,20 +260,26 @@ def test_a_distributed_cache_without_statistics_is_shown_not_failed():
 
 
 def test_a_profile_may_run_a_cluster_recipe_on_fewer_nodes_and_says_so():
-    """profiles.<name>.cluster_nodes: the stack a run builds (Recipe.as_run_in) has that many
-    nodes, the first ones' quotas where the table gives each its own; the notebook says so;
-    another profile, or a recipe without it, runs the table's nodes."""
+    """profiles.<name>.cluster_nodes and cluster_cpus: the stack a run builds
+    (Recipe.as_run_in) has that many nodes at that quota (else the first ones' quotas where the
+    table gives each its own); the notebook says so; another profile, or a recipe without them,
+    runs the table's nodes at the table's quotas."""
     from dataclasses import replace
 
     from tuninglab.narrative import introduction
     recipe = load_recipe(layout.recipes_dir() / "guide" / "ejb3-stateful-replication")
     quick, full = recipe.profile("quick"), recipe.profile("full")
     assert (quick.cluster_nodes, full.cluster_nodes, recipe.cluster.nodes) == (2, 0, 3)
+    assert (quick.cluster_cpus, full.cluster_cpus, recipe.cluster.cpus) == (0.5, 0, 0.33)
     small = recipe.as_run_in(quick)
-    assert small.cluster.nodes == 2 and small.cluster.cpus == recipe.cluster.cpus
+    assert small.cluster.nodes == 2 and small.cluster.cpus == 0.5
     assert len(topology_for(small).initial_nodes({"lb": NodeConfig()})) == 2
     assert recipe.as_run_in(full) is recipe
     assert "on 2 of its 3 nodes" in introduction(recipe, "quick")
     assert "of its 3 nodes" not in introduction(recipe, "full")
+    assert "each node 0.5 CPU (`cluster_cpus`), not the 0.33 CPU" in introduction(recipe, "quick")
+    assert "cluster_cpus" not in introduction(recipe, "full")
     uneven = replace(recipe, cluster=replace(recipe.cluster, cpus=(0.5, 0.25, 0.25)))
-    assert uneven.as_run_in(quick).cluster.cpus == (0.5, 0.25)
+    assert uneven.as_run_in(replace(quick, cluster_cpus=0)).cluster.cpus == (0.5, 0.25)
+    assert uneven.as_run_in(quick).cluster.cpus == 0.5
+    assert "not the 0.5, 0.25, 0.25 CPU" in introduction(uneven, "quick")
