@@ -371,8 +371,15 @@ def interval_level(result: dict) -> str:
 
 
 def level_text(level: float) -> str:
-    """A confidence level as text: "95 %", or "97.9 %" for a look's level."""
-    return "95 %" if abs(level - 0.95) < 5e-4 else f"{level * 100:.1f} %"
+    """A confidence level as text: "95 %", or "97.9 %" for a look's level, with the decimals a
+    strict early look needs not to read as certainty ("99.96 %", never "100.0 %")."""
+    if abs(level - 0.95) < 5e-4:
+        return "95 %"
+    for decimals in (1, 2, 3):
+        text = f"{level * 100:.{decimals}f}"
+        if float(text) < 100:
+            return f"{text} %"
+    return f"{level * 100:.4f} %"
 
 
 def stopping_text(result: dict) -> str | None:

@@ -10,6 +10,8 @@ so a page can show them):
   below its largest value (calibration_table.py);
 - ``<!-- peak-of-averages: <recipe-id> repetitions <n> -->``: that load curve read the thesis's
   way (the peak of n repetitions' averages) beside the lab's (peak_table.py);
+- ``<!-- run-metrics: <recipe-id> <metric> ... -->``: every published run of that recipe with
+  those metrics of its comparison and the baseline's level in each (run_metrics_table.py);
 - ``<!-- results-table -->``: the forest plot and one row per recipe, for the Results page;
 - ``<!-- recipe-schema -->``: the recipe format reference, generated from the JSON Schema;
 - ``<!-- result-format -->``: the result file's top-level keys, generated from ``result.KEYS``;
@@ -66,10 +68,11 @@ SPEC_BLOCKS = {
     "parts": "parts_table",  # <a> + <b> = <both>
     "calibration": "calibration_table",  # <recipe> ratio <R>
     "peak-of-averages": "peak_table",  # <recipe> repetitions <n>
+    "run-metrics": "run_metrics_table",  # <recipe> <metric> [<metric> ...]
 }
 _MARKER = re.compile(
     r"^[ \t]*<!--\s*(?:(?P<result>result|runs|warmups|catalogue):\s*(?P<id>[A-Za-z0-9._-]+)"
-    r"|(?P<spec_kind>" + "|".join(SPEC_BLOCKS) + r"):\s*(?P<spec>[A-Za-z0-9._ +=-]+?)"
+    r"|(?P<spec_kind>" + "|".join(SPEC_BLOCKS) + r"):\s*(?P<spec>[A-Za-z0-9_. +=-]+?)"
     r"|(?P<block>" + "|".join(PAGE_BLOCKS) + r"))\s*-->[ \t]*$"
 )
 _INLINE = re.compile(r"<!--\s*agreement:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
