@@ -51,8 +51,9 @@ def render(site, spec: str, page: str) -> str:
     return "\n".join(lines + [
         "", f"{len(runs)} published run(s) of {code(recipe_id)}, newest first. Bold: a "
             f"significant change (a secondary metric after Holm's adjustment over the "
-            f"secondaries); an interval is at 95 % unless the run stopped at an earlier look, "
-            f"whose level it names.", ""])
+            f"secondaries); an interval is at 95 %, or, where the run looked at its interval "
+            f"as it went (sequential stopping), at the level of the look it ended on, named "
+            f"after it.", ""])
 
 
 def _metrics(result: dict) -> dict:
