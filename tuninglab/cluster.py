@@ -31,7 +31,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from . import interference, network
+from . import cluster_quotas, network
 from .containers import DERIVED_CONFIGS, Balancer, DerivedConfig
 from .load import SMOKE_ROUNDS, smoke_test
 from .plan import CLUSTER_TARGET
@@ -102,13 +102,9 @@ class ClusterSpec:
             if isinstance(q, bool) or not isinstance(q, (int, float)) or q < MIN_CPUS:
                 raise ClusterInputError(f"{key('cpus')} has {q!r}; allowed: numbers of CPUs of "
                                         f"at least {MIN_CPUS}")
-        capacity = len(interference.cpuset_cpus(cpuset))
-        total = sum(quotas)
-        if total > capacity + 1e-9:
-            raise ClusterInputError(
-                f"{key('cpus')}: {nodes} node(s) with {_cpus_text(quotas)} CPU need {total:g} "
-                f"CPUs, more than the nodes' cpuset {cpuset} holds ({capacity}); allowed: "
-                f"quotas that add up to at most {capacity} (fewer nodes or smaller quotas)")
+        too_much = cluster_quotas.overflow(quotas, cpuset)
+        if too_much:
+            raise ClusterInputError(f"{key('cpus')}: {too_much}")
         if policy not in Balancer.POLICIES:
             raise ClusterInputError(f"{key('policy')} {policy!r} is not a balancing policy; "
                                     f"allowed: {', '.join(Balancer.POLICIES)}")
@@ -161,7 +157,7 @@ def form(stack: Stack, spec: ClusterSpec, report: ClusterReport | None = None,
                if name not in stack.nodes}  # a run's stack starts them itself (topology.py)
     if missing:
         say(f"cluster: starting {len(missing)} standalone-ha node(s) "
-            f"({_cpus_text(spec.cpus)} CPU each on cpuset {spec.cpuset})")
+            f"({cluster_quotas.cpus_text(spec.cpus)} CPU each on cpuset {spec.cpuset})")
         report.nodes_started_s = stack.add_nodes(missing)
     step = time.monotonic()
     report.views = _wait_for_view(stack, spec.names, view_timeout_s)
@@ -396,6 +392,3 @@ def _wait_for_view(stack: Stack, names: list[str], timeout_s: float) -> dict[str
         time.sleep(0.5)
 
 
-def _cpus_text(quotas) -> str:
-    values = sorted(set(quotas))
-    return f"{values[0]:g}" if len(values) == 1 else "/".join(f"{q:g}" for q in quotas)

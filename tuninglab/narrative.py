@@ -4,6 +4,7 @@ applied 16)."""
 from __future__ import annotations
 
 from . import apps
+from .cluster_quotas import cpus_text
 from .plan import compile_plan
 from .recipe import Recipe
 
@@ -46,11 +47,6 @@ def _layout_words(plan) -> str:
     return LAYOUT_WORDS[plan.layout + (" side by side" if side_by_side else "")][plan.switch]
 
 
-def _quotas(cpus) -> str:
-    """A cluster table's quotas in words: "0.33 CPU", or "0.5, 0.25 CPU" node by node."""
-    return (", ".join(f"{c:g}" for c in cpus) if isinstance(cpus, tuple) else f"{cpus:g}") + " CPU"
-
-
 def introduction(recipe: Recipe, profile: str) -> str:
     """Markdown: title, summary, the source's claim, the arms and how they are measured."""
     from .changes import kind_for  # the kind describes its own setting
@@ -86,7 +82,7 @@ def introduction(recipe: Recipe, profile: str) -> str:
                       f"{recipe.cluster.nodes} nodes (`cluster_nodes`).*"]
     if recipe.cluster and prof.cluster_cpus:
         lines += ["", f"*This profile gives each node {prof.cluster_cpus:g} CPU "
-                      f"(`cluster_cpus`), not the {_quotas(recipe.cluster.cpus)} the recipe "
+                      f"(`cluster_cpus`), not the {cpus_text(recipe.cluster.cpus)} CPU the recipe "
                       f"measures with.*"]
     if profile == "quick":
         lines += ["", "*The quick profile proves the recipe runs end to end (the change applied "

@@ -842,20 +842,15 @@ def _cluster_node_problems(data: dict) -> list[Problem]:
 def _profile_quota_problem(key: str, table: dict, data: dict) -> Problem | None:
     """A profile's quota for each node must fit, on that profile's nodes, on the cpuset the
     nodes share, as the table's own quotas must (cluster.ClusterSpec.of)."""
-    from .interference import cpuset_cpus  # here: interference imports this module
+    from .cluster_quotas import overflow  # here: it imports interference, which imports this
     nodes = data.get("cluster", {}).get("nodes")
     if not nodes:
         return Problem(f"{key}.cluster_cpus", f"{table['cluster_cpus']}; allowed: 0 (the recipe "
                                               f"has no [cluster] table)")
-    cpuset = _with_defaults(data.get("stack", {}), "stack")["app_cpuset"]
-    capacity = len(cpuset_cpus(cpuset))
     count = table.get("cluster_nodes") or nodes
-    if table["cluster_cpus"] * count > capacity + 1e-9:
-        return Problem(f"{key}.cluster_cpus",
-                       f"{table['cluster_cpus']:g} CPU for each of {count} nodes needs "
-                       f"{table['cluster_cpus'] * count:g} CPUs, more than the nodes' cpuset "
-                       f"{cpuset} holds; allowed: up to {capacity / count:g}")
-    return None
+    too_much = overflow([table["cluster_cpus"]] * count,
+                        _with_defaults(data.get("stack", {}), "stack")["app_cpuset"])
+    return Problem(f"{key}.cluster_cpus", too_much) if too_much else None
 
 
 def _swept(data: dict) -> bool:

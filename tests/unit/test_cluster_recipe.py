@@ -282,4 +282,4 @@ def test_a_profile_may_run_a_cluster_recipe_on_fewer_nodes_and_says_so():
     uneven = replace(recipe, cluster=replace(recipe.cluster, cpus=(0.5, 0.25, 0.25)))
     assert uneven.as_run_in(replace(quick, cluster_cpus=0)).cluster.cpus == (0.5, 0.25)
     assert uneven.as_run_in(quick).cluster.cpus == 0.5
-    assert "not the 0.5, 0.25, 0.25 CPU" in introduction(uneven, "quick")
+    assert "not the 0.5/0.25/0.25 CPU" in introduction(uneven, "quick")
