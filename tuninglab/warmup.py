@@ -79,7 +79,8 @@ class SteadyRule:
     +/-12 %: the drift bound catches a node still climbing fast, not a slow creep. A slow
     creep common to both nodes of a crossover cancels in their ratio; the compiler's own
     activity, which is not noisy, is the sharper test. A JVM that compiled this server before
-    is held to that test alone (``rewarmed``).
+    is held to that test alone (``rewarmed``), and each such node's phase ends when it has
+    passed (``latch``), not when every node passes in the same window.
     """
 
     drift: float | None = 0.10  # None: no trend test (a JVM that compiled before: rewarmed)
@@ -89,13 +90,23 @@ class SteadyRule:
     jit_share: float = 0.05
     windows: int = 6  # plateau windows before the rule can pass
     jit_windows: int = 4  # the last windows whose compiler share is averaged
+    # A node that has passed a phase's test stays passed while the other nodes go on (both the
+    # compile phase's quiet windows and the plateau). Without it, nodes warming side by side
+    # end only in a window where every one passes at once: reloaded nodes whose compiler hovers
+    # around the threshold reset each other. Replayed over the 126 rewarms (two nodes each) of
+    # the reload runs stored from 5 December 2026 (our arithmetic, 7 December), that wait was
+    # about 12.5 s of the 56.9 s a switch spent warming: 55 of 631 compile windows and 259 of
+    # 802 plateau windows. Each measured window still has its own compiler check
+    # (analysis/trials.py, Tolerance.jit_share), which sends a window with a busy compiler back;
+    # the latch is for JVMs that compiled before only (a fresh JVM's trend test is untouched).
+    latch: bool = False
 
     @classmethod
     def rewarmed(cls, windows: int) -> "SteadyRule":
         """The rule for a JVM that has compiled this server before (a reload, a stack taken
         over warm): ``windows`` windows with the compiler quiet, no trend test (profiles.toml,
-        ``rewarm_windows``, says why)."""
-        return cls(drift=None, windows=windows, jit_windows=windows)
+        ``rewarm_windows``, says why), each node done when it has passed."""
+        return cls(drift=None, windows=windows, jit_windows=windows, latch=True)
 
     def trend(self, windows: list[Window]) -> float | None:
         """The relative change the least-squares line predicts across the last windows."""
@@ -158,7 +169,7 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
     windows: dict[str, list[Window]] = {node: [] for node in nodes}
     groups = [nodes] if compile_side_by_side else [[node] for node in nodes]
     for group in groups if compile_max_s > 0 else ():
-        _compile(stack, specs, group, compile_max_s, windows, say, between_windows)
+        _compile(stack, specs, group, compile_max_s, windows, say, between_windows, rule.latch)
     steady = dict.fromkeys(nodes, False)
     plateau_s = 0.0
     # The hook also runs once before the first plateau window: the engine puts a node that
@@ -168,7 +179,8 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
     while plateau_s < plateau_max_s:
         _windows(stack, specs, "plateau", windows, say, between_windows)
         plateau_s += WINDOW_S
-        steady = {node: rule.steady(windows[node]) for node in nodes}
+        steady = {node: (rule.latch and steady[node]) or rule.steady(windows[node])
+                  for node in nodes}
         if all(steady.values()):
             break
     return {node: {"node": node, "window_s": WINDOW_S, "compile_max_s": compile_max_s,
@@ -178,9 +190,11 @@ def warm_up(stack, specs: dict[str, load.LoadSpec], *, compile_max_s: int, plate
 
 
 def _compile(stack, all_specs: dict[str, load.LoadSpec], group: list[str], compile_max_s: int,
-             windows: dict[str, list[Window]], say: Progress, between_windows=None) -> None:
+             windows: dict[str, list[Window]], say: Progress, between_windows=None,
+             latch: bool = False) -> None:
     """The compile phase of the ``group``'s nodes at once: wide, until every one is quiet or
-    the cap. Their loads are updated in ``all_specs`` as the hook returns them."""
+    the cap (``latch``: a node once quiet stays so, SteadyRule.latch). Their loads are updated
+    in ``all_specs`` as the hook returns them."""
     specs = {node: all_specs[node] for node in group}
     elapsed, quiet = 0.0, dict.fromkeys(specs, 0)
     members = [m for node in specs for m in stack.members(node)]
@@ -194,7 +208,8 @@ def _compile(stack, all_specs: dict[str, load.LoadSpec], group: list[str], compi
             found = _windows(stack, specs, "compile", windows, say, between_windows, seconds)
             elapsed += seconds
             quiet = {n: quiet[n] + 1 if w.jit_share is not None and w.jit_share < COMPILE_QUIET
-                     else 0 for n, w in found.items()}
+                     or (latch and quiet[n] >= COMPILE_QUIET_WINDOWS) else 0
+                     for n, w in found.items()}
             if min(quiet.values()) >= COMPILE_QUIET_WINDOWS:
                 break
         all_specs.update(specs)

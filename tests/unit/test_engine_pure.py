@@ -1087,3 +1087,70 @@ def test_a_clusters_smoke_test_runs_the_rest_of_its_share_only_when_a_node_serve
     with pytest.raises(cluster.ClusterError, match="app-3 served no request"):
         cluster.verify(stack, spec, cluster.ClusterReport())
     assert len(calls) == 2
+
+
+class _ScriptedNodes:
+    """Stands in for warmup._windows: each node's compiler share, window after window, from a
+    script; a stack with one member per node whose widening is counted."""
+
+    def __init__(self, compile_shares: dict[str, list[float]],
+                 plateau_shares: dict[str, list[float]] | None = None):
+        self.script = {"compile": compile_shares, "plateau": plateau_shares or {}}
+        self.widened = 0
+
+    def members(self, node):
+        return [node]
+
+    def widen(self, member):
+        self.widened += 1
+
+    def restore(self, member):
+        self.widened -= 1
+
+    def windows(self, stack, specs, phase, windows, say, between_windows=None, seconds=5):
+        found = {}
+        for node in specs:
+            done = sum(1 for w in windows[node] if w.phase == phase)
+            share = self.script[phase][node][done]
+            found[node] = Window(phase, seconds, 100.0, 0.0, jit_busy=share, jit_share=share)
+            windows[node].append(found[node])
+        return found
+
+
+def _phase_lengths(records, phase):
+    return {node: sum(1 for w in r["windows"] if w["phase"] == phase)
+            for node, r in records.items()}
+
+
+def test_reloaded_nodes_warming_side_by_side_end_when_each_has_passed(monkeypatch):
+    """Two reloaded nodes whose compilers hover around the quiet threshold: with the rule for
+    JVMs that compiled before, a node that was quiet for two windows stays done, so the phase
+    ends when the other is quiet too; a fresh JVM's rule (no latch) waits for a window where
+    both are quiet at once. The same holds for the plateau's quiet windows."""
+    from tuninglab import warmup
+    # app-1 is quiet in windows 2-3, busy in 4; app-2 quiet in 4-5: together never twice in a row
+    compile_shares = {"app-1": [0.2, 0.01, 0.01, 0.03, 0.01, 0.03] + [0.01] * 6,
+                      "app-2": [0.2, 0.05, 0.05, 0.01, 0.01, 0.03, 0.01, 0.03] + [0.01] * 4}
+    # plateau: app-1 quiet over windows 1-3, then a burst; app-2 quiet over windows 2-4
+    plateau_shares = {"app-1": [0.0, 0.0, 0.0, 0.3] + [0.0] * 8,
+                      "app-2": [0.3, 0.0, 0.0, 0.0, 0.0, 0.3] + [0.0] * 6}
+    specs = {"app-1": None, "app-2": None}
+
+    def run(rule):
+        nodes = _ScriptedNodes(compile_shares, plateau_shares)
+        monkeypatch.setattr(warmup, "_windows", nodes.windows)
+        records = warmup.warm_up(nodes, dict(specs), compile_max_s=60, plateau_max_s=60,
+                                 rule=rule, say=lambda _: None, compile_side_by_side=True)
+        assert nodes.widened == 0  # every widened member restored
+        return records
+
+    latched = run(SteadyRule.rewarmed(3))
+    assert _phase_lengths(latched, "compile") == {"app-1": 5, "app-2": 5}
+    assert _phase_lengths(latched, "plateau") == {"app-1": 4, "app-2": 4}
+    assert all(r["steady"] for r in latched.values())
+    assert latched["app-1"]["rule"]["latch"] is True
+    together = run(dataclasses.replace(SteadyRule.rewarmed(3), latch=False))
+    # both quiet twice in a row first in windows 9-10; both steady at once first in window 9
+    assert _phase_lengths(together, "compile") == {"app-1": 10, "app-2": 10}
+    assert _phase_lengths(together, "plateau") == {"app-1": 9, "app-2": 9}
+    assert SteadyRule().latch is False  # a fresh JVM's rule
