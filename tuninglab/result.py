@@ -15,7 +15,8 @@ import math
 from .numbers import fmt_delta
 
 __all__ = ["FORMAT", "KEYS", "build", "upgrade", "headline", "makes_claims", "proof_text",
-           "comparisons", "curves", "primary_entry", "is_valid", "warmup_state", "layout_text"]
+           "comparisons", "curves", "primary_entry", "is_valid", "warmup_state", "warm_ups",
+           "unsteady_nodes", "unsteady_arms", "layout_text"]
 
 FORMAT = 4
 
@@ -306,6 +307,34 @@ def warmup_state(warmup: dict) -> str:
     if warmup.get("plateau_max_s") == 0:
         return "no plateau check"
     return "steady" if warmup.get("steady") else "not steady"
+
+
+def warm_ups(result: dict) -> list[tuple[str, int, dict]]:
+    """Every JVM warm-up of a run as (node, period, warm-up): the first, and those of each
+    later period that started its nodes anew (a restart crossover, a sweep's launches)."""
+    found = [(node, 0, w) for node, w in (result.get("warmup") or {}).items()]
+    for period in (result.get("design") or {}).get("periods") or []:
+        for node, w in (period.get("warmup") or {}).items():
+            found.append((node, period.get("period", 0), w))
+    return found
+
+
+def unsteady_nodes(result: dict) -> tuple[list[tuple[str, int]], int]:
+    """The warm-ups that ended without a plateau, as (node, period), and how many warm-ups
+    had the check."""
+    checked = [(node, period, w) for node, period, w in warm_ups(result)
+               if warmup_state(w) != "no plateau check"]
+    unsteady = [(node, period) for node, period, w in checked
+                if warmup_state(w) == "not steady"]
+    return unsteady, len(checked)
+
+
+def unsteady_arms(result: dict) -> set[str]:
+    """The arms that ran on a node whose warm-up ended without a plateau (a sweep's node per
+    value: the mark belongs to that value)."""
+    unsteady = {node for node, _ in unsteady_nodes(result)[0]}
+    return {a["id"] for a in (result.get("plan") or {}).get("arms") or []
+            if a.get("node") in unsteady}
 
 
 def layout_text(result: dict) -> str:

@@ -472,3 +472,20 @@ def test_the_repositorys_catalogue_reads_and_every_thesis_chapter_page_shows_its
         if e.page:
             text = (REPO / "docs" / e.page).read_text(encoding="utf-8")
             assert "<!-- catalogue -->" in text or f"<!-- catalogue: {e.document} -->" in text, e
+
+
+def test_a_sweep_without_a_reference_reads_the_same_in_its_block_and_on_the_results_page():
+    """An unordered sweep (the collectors) has no primary delta and no verdict: its block's
+    source table shows the curve's reading, in the Results page's words, and no "None"."""
+    path = REPO / "results" / "jvm-gc-collector" / "20261126T041911Z-vm.json"
+    stored = read_stored(json.loads(path.read_text(encoding="utf-8")))
+    md = result_block.render(stored, page="guide/09-jvm.md",
+                             json_path="results/jvm-gc-collector/x.json")
+    rows = {line.split("|")[1].strip(): line.split("|")[3].strip()
+            for line in md.splitlines() if line.startswith("| ") and line.count("|") == 4}
+    word = result_block.curve_reading(stored["analysis"]["curves"][0])
+    assert word == "**cannot tell**; best measured: -XX:+UseParallelGC"
+    assert rows["Claim or result"] == word
+    assert rows["Direction"] == "— (no direction claimed)"
+    assert "None" not in md
+    assert results_table._ours(stored)[0].startswith(word)

@@ -284,3 +284,47 @@ def test_a_condition_is_read_as_costs_against_its_first_value_and_recommends_not
     assert read["recommendation"].startswith("Throughput against added delay 0 ms: 1 ms (−12")
     assert "nothing to recommend" in read["recommendation"]
     assert "Set " not in read["recommendation"]
+
+
+def test_a_value_whose_own_node_never_reached_its_plateau_is_named_in_the_sentence():
+    """jvm-gc-collector's G1 and Shenandoah nodes ended their warm-up still speeding up, and
+    each collector had a node of its own: the bold sentence names them (their ranks stand),
+    and offers no count of blocks for a value that more blocks would not settle."""
+    against = {"serial": _c(-0.037, -0.148, 0.089), "parallel": BEST,
+               "g1": _c(-0.139, -0.22, -0.05), "shenandoah": _c(-0.02, -0.3, 0.3)}
+    points = _points(["serial", "parallel", "g1", "shenandoah"], [271.6, 279.1, 239.1, 270.0])
+    for p in points:
+        p["arm"] = p["value"]
+
+    def read(unsteady):
+        return advice.read_sweep(points, against, best="parallel", higher_is_better=True,
+                                 cheaper="none", margin=0.05, name="collector",
+                                 unsteady=frozenset(unsteady))
+
+    steady = read(())["recommendation"]
+    assert "warm-up" not in steady and "Showing shenandoah within 5 %" in steady
+    marked = read({"g1", "shenandoah", "not-a-point"})
+    assert marked["ranks"]["g1"] == "worse"  # what the run measured
+    assert marked["recommendation"].endswith(
+        " G1 and shenandoah ran on nodes that ended a warm-up without a plateau: their "
+        "figures may include a JVM still speeding up.")  # the sentence starts with a capital
+    assert "Showing shenandoah" not in marked["recommendation"]
+    assert "Showing serial within 5 %" in marked["recommendation"]
+    assert read({"g1"})["recommendation"].endswith(
+        " G1 ran on a node that ended a warm-up without a plateau: its figures may include a "
+        "JVM still speeding up.")
+
+
+def test_the_site_names_a_sweeps_unsteady_values_only_where_each_value_had_its_own_node(site):
+    """Read from the stored results: jvm-gc-collector measured a node per collector, one at a
+    time; app-cpu-quota switched its values in place on shared nodes."""
+    import json
+    gc = json.loads(Path(ROOT, "results", "jvm-gc-collector",
+                         "20261126T041911Z-vm.json").read_text())
+    sentence = site.read("jvm-gc-collector", gc)["analysis"]["curves"][0]["recommendation"]
+    assert sentence.endswith("-XX:+UseG1GC and -XX:+UseShenandoahGC ran on nodes that ended a "
+                             "warm-up without a plateau: their figures may include a JVM still "
+                             "speeding up.")
+    found = site.newest("app-cpu-quota")
+    assert found is not None and found[1]["plan"]["layout"] != "per-level"
+    assert "warm-up" not in found[1]["analysis"]["curves"][0]["recommendation"]

@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import math
 
+from .. import result as results
 from .. import stats
 from ..numbers import fmt_delta
+from ..plan import PER_LEVEL
 
 __all__ = ["DEFAULT_MARGIN", "LATENCY_KNEE_FACTOR", "ORDERS", "RANKS", "REASON_METRICS",
            "cheap_first", "load_fields", "load_rule", "load_sentence", "rank", "read_load",
@@ -83,8 +85,11 @@ def rank(comparison: dict | None, higher_is_better: bool, margin: float) -> str:
 
 def read_sweep(points: list[dict], against_best: dict[str, dict], *, best: str | None,
                higher_is_better: bool, cheaper: str, margin: float = DEFAULT_MARGIN,
-               name: str, unit: str = "", metric: str = "throughput") -> dict:
-    """Ranks, the recommended value (or None) and the bold sentence of one sweep curve."""
+               name: str, unit: str = "", metric: str = "throughput",
+               unsteady: frozenset[str] = frozenset()) -> dict:
+    """Ranks, the recommended value (or None) and the bold sentence of one sweep curve.
+    ``unsteady``: the values whose own node ended its warm-up without a plateau; the sentence
+    names them (their ranks stand: they are what the run measured)."""
     ranks = {p["arm"]: (ERRORS if p.get("failed") or p.get("mean") is None
                         else rank(against_best.get(p["arm"]), higher_is_better, margin))
              for p in points}
@@ -94,7 +99,7 @@ def read_sweep(points: list[dict], against_best: dict[str, dict], *, best: str |
     if best is None:
         out["recommendation"] = "no value ran without errors: nothing to recommend"
         return out
-    words = _Words(points, against_best, higher_is_better, name, unit, metric, margin)
+    words = _Words(points, against_best, higher_is_better, name, unit, metric, margin, unsteady)
     if cheaper == CONDITION:
         out["recommendation"] = _costs(points, best, words)
     elif cheaper == "none":
@@ -104,6 +109,7 @@ def read_sweep(points: list[dict], against_best: dict[str, dict], *, best: str |
         # The stored name of the recommended value on an ordered axis (the site and older
         # readers look for it); unordered choices have none.
         out["knee"] = out["recommended"]
+    out["recommendation"] += words.unsteady_note()
     return out
 
 
@@ -144,6 +150,10 @@ def reread(result: dict, reading: dict | None = None) -> dict:
     settings = {"cheaper": stored.get("cheaper", "lower"), "margin": DEFAULT_MARGIN,
                 "name": stored.get("name") or "value", "unit": stored.get("unit") or ""}
     settings.update({k: v for k, v in (reading or {}).items() if v is not None})
+    # Values with a node of their own: one whose warm-up found no plateau is named in the
+    # sentence (in the other layouts the arms share their nodes' warm-up, and swaps cancel it).
+    per_level = (result.get("plan") or {}).get("layout") == PER_LEVEL
+    settings["unsteady"] = frozenset(results.unsteady_arms(result) if per_level else ())
     # A sweep's curves have a knee key; an A/B run by load keeps its load curves in "curves"
     # too, and a sweep by load its values' load curves in "load_curves".
     for curve in (analysis.get("curves") or []) + (analysis.get("load_curves") or []):
@@ -160,11 +170,24 @@ def reread(result: dict, reading: dict | None = None) -> dict:
 class _Words:
     """How values and intervals are written in a recommendation."""
 
-    def __init__(self, points, against_best, higher_is_better, name, unit, metric, margin):
+    def __init__(self, points, against_best, higher_is_better, name, unit, metric, margin,
+                 unsteady=frozenset()):
         self.by_arm = {p["arm"]: p for p in points}
         self.against = against_best
         self.higher = higher_is_better
         self.name, self.unit, self.metric, self.margin = name, unit, metric.replace("_", " "), margin
+        self.unsteady = [p["arm"] for p in points if p["arm"] in unsteady]
+
+    def unsteady_note(self) -> str:
+        """A sentence naming the values whose own node was still speeding up (a sweep with a
+        node per value, where nothing cancels it): a rank that rests on them may be its
+        warm-up's, which the bold sentence must not leave to the warning above it."""
+        if not self.unsteady:
+            return ""
+        one = len(self.unsteady) == 1
+        return (f" {_capital(self.listing(self.unsteady, False))} ran on "
+                f"{'a node' if one else 'nodes'} that ended a warm-up without a plateau: "
+                f"{'its' if one else 'their'} figures may include a JVM still speeding up.")
 
     def value(self, arm: str) -> str:
         return f"{_value_text(self.by_arm[arm]['value'])}{' ' + self.unit if self.unit else ''}"
@@ -186,6 +209,8 @@ class _Words:
         that no number of blocks would, because its estimate is already a loss beyond it."""
         options = []
         for arm in undecided:
+            if arm in self.unsteady:  # more blocks do not finish a warm-up
+                continue
             c = self.against.get(arm) or {}
             low, high = _loss_interval(c, self.higher)
             n = c.get("n_pairs") or len(c.get("blocks") or [])
@@ -362,7 +387,8 @@ def _reread_sweep(curve: dict, settings: dict) -> None:
     read = read_sweep(curve.get("points") or [], curve.get("against_best") or {},
                       best=curve.get("best"), higher_is_better=rule.higher_is_better,
                       cheaper=settings["cheaper"], margin=settings["margin"],
-                      name=settings["name"], unit=settings["unit"], metric=metric)
+                      name=settings["name"], unit=settings["unit"], metric=metric,
+                      unsteady=settings["unsteady"])
     curve.update(read)
 
 
@@ -466,6 +492,10 @@ def _rule_text(cheaper: str, margin: float) -> str:
 def pct(share: float, digits: int = 0) -> str:
     """A share as the site writes it: 5 %, 21.6 %."""
     return f"{share * 100:.{digits}f} %"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _join(parts: list[str]) -> str:

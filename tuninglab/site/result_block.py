@@ -7,9 +7,9 @@ from .. import result as results
 from ..numbers import fmt_delta, fmt_interval, fmt_pct, fmt_time, fmt_value, unit_label
 from . import profile_table
 from .text import cell, cite, code, nowrap, rel
-from .warmups_table import unsteady_nodes
 
-__all__ = ["render_marker", "render", "render_not_measured", "agreement", "agreement_word"]
+__all__ = ["render_marker", "render", "render_not_measured", "agreement", "agreement_word",
+           "curve_reading"]
 
 
 def render_marker(site, recipe_id: str, page: str) -> str:
@@ -54,6 +54,23 @@ def agreement(result: dict) -> str:
     if result.get("expected") == "none":
         return "no direction claimed"
     return "not comparable"
+
+
+def curve_reading(curve: dict) -> str:
+    """What a curve says in a few bold words, the same on the Results page and in a page's
+    block: a sweep's advice (analysis/advice.py: set a value, cannot tell, none), or where a
+    load curve saturates."""
+    by_arm = {p["arm"]: p for p in curve["points"]}
+    if "knee" in curve:  # a sweep, read by today's rule
+        best = by_arm.get(curve.get("best"), {}).get("label", "—")
+        pick = by_arm.get(curve.get("recommended") or "")
+        return {"firm": f"**set {pick['label'] if pick else '—'}**",
+                "cannot tell": f"**cannot tell**; best measured: {best}"}.get(
+                    curve.get("status"), "**no recommendation**")
+    sat = by_arm.get(curve.get("saturation") or "")
+    rising = by_arm.get(curve.get("still_rising") or "")  # no plateau within the loads
+    return (f"**still rising at {rising['label']}**" if rising
+            else f"**saturation: {sat['label'] if sat else '—'}**")
 
 
 def agreement_word(site, recipe_id: str) -> str:
@@ -113,7 +130,7 @@ def _problems(result: dict) -> list[str]:
 
 def _unsteady(result: dict) -> list[str]:
     """A warning beside the numbers when a node's warm-up ended without a plateau."""
-    unsteady, checked = unsteady_nodes(result)
+    unsteady, checked = results.unsteady_nodes(result)
     if not unsteady:
         return []
     per_level = (result.get("plan") or {}).get("layout") == "per-level"
@@ -314,7 +331,7 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
     against = curve.get("against_best") or {}
     p99 = {p["arm"]: p for p in curve.get("latency_p99") or []}
     ranks = curve.get("ranks") or {}
-    unsteady = _unsteady_arms(result)
+    unsteady = results.unsteady_arms(result)
     for p in curve.get("points", []):
         marks = [w for w, key in (("best", "best"), ("recommended", "recommended"),
                                   ("saturation", "saturation"),
@@ -340,14 +357,6 @@ def _curve_table(result: dict, curve: dict) -> list[str]:
     return lines
 
 
-def _unsteady_arms(result: dict) -> set[str]:
-    """The arms that ran on a node whose warm-up ended without a plateau (a sweep's node per
-    value: the mark belongs to that value)."""
-    unsteady = {node for node, _ in unsteady_nodes(result)[0]}
-    return {a["id"] for a in (result.get("plan") or {}).get("arms") or []
-            if a.get("node") in unsteady}
-
-
 def _band(point: dict) -> str:
     mean = point.get("mean")
     if not mean or point.get("ci_low") is None:
@@ -364,9 +373,15 @@ def _source_table(result: dict) -> list[str]:
                          entry.get("delta_kind", "relative"), entry.get("unit"))
     figure = source.get("effect")
     claimed = fmt_delta(figure) if figure is not None else "—"
+    # A sweep with no reference arm (unordered choices, a condition) has no primary delta and
+    # no verdict (no direction): its result is the curve's reading, in the Results page's words.
+    claim_ours = ours
+    curves = results.curves(result) if results.is_valid(result) else []
+    if entry is None and curves:
+        claim_ours = curve_reading(curves[0])
     return ["| | Source | Tuning Lab |", "|---|---|---|",
-            f"| Claim or result | {cell(source.get('claim') or '—')} | {cell(ours)} |",
+            f"| Claim or result | {cell(source.get('claim') or '—')} | {cell(claim_ours)} |",
             f"| Figure | {claimed} | {cell(ours)} |",
             f"| Reference | {cell(cite(source))} | this run, {fmt_time((result.get('provenance') or {}).get('started'))} |",
-            f"| Direction | {result.get('expected') or '—'} | {result.get('verdict')} ({agreement(result)}) |",
+            f"| Direction | {result.get('expected') or '—'} | {result.get('verdict') or '—'} ({agreement(result)}) |",
             ""]

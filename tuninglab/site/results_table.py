@@ -6,7 +6,7 @@ import html
 
 from .. import result as results
 from ..numbers import fmt_delta, fmt_pct, fmt_time
-from .result_block import agreement
+from .result_block import agreement, curve_reading
 from .text import cell, cite, nowrap, rel
 
 __all__ = ["render", "forest_rows"]
@@ -143,18 +143,7 @@ def _ours(result: dict) -> tuple[str, str]:
     curves = results.curves(result)
     if curves:
         c = curves[0]
-        by_arm = {p["arm"]: p for p in c["points"]}
-        if "knee" in c:  # a sweep, read by today's rule (analysis/advice.py)
-            best = by_arm.get(c.get("best"), {}).get("label", "—")
-            pick = by_arm.get(c.get("recommended") or "")
-            text = {"firm": f"**set {pick['label'] if pick else '—'}**",
-                    "cannot tell": f"**cannot tell**; best measured: {best}"}.get(
-                        c.get("status"), "**no recommendation**")
-        else:
-            sat = by_arm.get(c.get("saturation") or "")
-            rising = by_arm.get(c.get("still_rising") or "")  # no plateau within the loads
-            text = (f"**still rising at {rising['label']}**" if rising
-                    else f"**saturation: {sat['label'] if sat else '—'}**")
+        text = curve_reading(c)
         h = c.get("headline")
         if h:
             text += f"; best vs reference {nowrap(fmt_delta(h['delta'], h['ci_low'], h['ci_high']))}"

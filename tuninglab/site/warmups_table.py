@@ -6,7 +6,7 @@ from .. import result as results
 from ..numbers import fmt_time
 from .text import cell, rel
 
-__all__ = ["render", "render_summary", "node_rows", "unsteady_nodes", "warm_ups"]
+__all__ = ["render", "render_summary", "node_rows"]
 
 
 def node_rows(result: dict) -> list[dict]:
@@ -46,26 +46,6 @@ def render(site, recipe_id: str, page: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def warm_ups(result: dict) -> list[tuple[str, int, dict]]:
-    """Every JVM warm-up of a run as (node, period, warm-up): the first, and those of each
-    later period that started its nodes anew (a restart crossover, a sweep's launches)."""
-    found = [(node, 0, w) for node, w in (result.get("warmup") or {}).items()]
-    for period in (result.get("design") or {}).get("periods") or []:
-        for node, w in (period.get("warmup") or {}).items():
-            found.append((node, period.get("period", 0), w))
-    return found
-
-
-def unsteady_nodes(result: dict) -> tuple[list[tuple[str, int]], int]:
-    """The warm-ups that ended without a plateau, as (node, period), and how many warm-ups
-    had the check."""
-    checked = [(node, period, w) for node, period, w in warm_ups(result)
-               if results.warmup_state(w) != "no plateau check"]
-    unsteady = [(node, period) for node, period, w in checked
-                if results.warmup_state(w) == "not steady"]
-    return unsteady, len(checked)
-
-
 def render_summary(site) -> str:
     """The Method page's statement on the warm-up rule, counted from the newest published
     result of every recipe (a sentence, so that it never outruns the stored runs)."""
@@ -75,7 +55,7 @@ def render_summary(site) -> str:
         found = site.newest(entry.id)
         if found is None:
             continue
-        unsteady, count = unsteady_nodes(found[1])
+        unsteady, count = results.unsteady_nodes(found[1])
         checked += count
         steady += count - len(unsteady)
         if unsteady:
