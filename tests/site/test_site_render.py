@@ -484,7 +484,7 @@ def test_a_sweep_without_a_reference_reads_the_same_in_its_block_and_on_the_resu
     rows = {line.split("|")[1].strip(): line.split("|")[3].strip()
             for line in md.splitlines() if line.startswith("| ") and line.count("|") == 4}
     word = result_block.curve_reading(stored["analysis"]["curves"][0])
-    assert word == "**cannot tell**; best measured: -XX:+UseParallelGC"
+    assert word == "**cannot tell**; best measured: collector -XX:+UseParallelGC"
     assert rows["Claim or result"] == word
     assert rows["Direction"] == "— (no direction claimed)"
     assert "None" not in md
