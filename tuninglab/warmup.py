@@ -99,6 +99,8 @@ class SteadyRule:
     # 802 plateau windows. Each measured window still has its own compiler check
     # (analysis/trials.py, Tolerance.jit_share), which sends a window with a busy compiler back;
     # the latch is for JVMs that compiled before only (a fresh JVM's trend test is untouched).
+    # Its nine reload runs and two A/A runs of 7 December: docs/method.md, "Warm-up" (the
+    # saving did not show like for like; no A/A claim; the pairs' first blocks unbiased).
     latch: bool = False
 
     @classmethod
