@@ -10,7 +10,9 @@ results through the library's own modules (and never imports Docker).
 - on_files: add the notebooks (rendered by mkdocs-jupyter, which wraps files in its own
   on_files, hence this hook runs first), the raw result files, and the figures drawn from
   stored results at build time;
-- on_page_markdown: replace the result, results-table and recipe-schema markers.
+- on_page_markdown: replace the result, results-table and recipe-schema markers;
+- on_page_content: above a recipe's notebook, the box that says which run its outputs are and
+  how the site reads that run today (site/notebook_note.py).
 """
 
 from __future__ import annotations
@@ -101,3 +103,21 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     return _site.expand(markdown, page.file.src_uri)
+
+
+def on_page_content(html, page, config, files):
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    import markdown
+    from mkdocs.utils import get_relative_url
+    from tuninglab.site import notebook_note
+
+    def link(path):
+        target = files.get_file_from_path(path)
+        return get_relative_url(target.url, page.url) if target else path
+
+    box = notebook_note.render(_site, Path(page.file.src_uri).stem, link)
+    if not box:
+        return html
+    return markdown.markdown(box, extensions=config.markdown_extensions,
+                             extension_configs=config.mdx_configs) + html

@@ -110,7 +110,11 @@ def fixture_site(tmp_path_factory):
     notebook = project / "notebooks" / "guide" / "datasource-max-pool-size.ipynb"
     notebook.parent.mkdir(parents=True)
     # Stored as .json so that nbval never collects it as a notebook of its own.
-    shutil.copy2(DATA / "fixture-notebook.json", notebook)
+    cells = json.loads((DATA / "fixture-notebook.json").read_text(encoding="utf-8"))
+    # the line a run cell prints once its result is stored: the notebook page's box names it
+    cells["cells"][1]["outputs"].append({"output_type": "stream", "name": "stdout",
+                                         "text": f"[09:00] stored {out.relative_to(project)}\n"})
+    notebook.write_text(json.dumps(cells), encoding="utf-8")
 
     build = mkdocs_build(project, project / "site")
     assert build.returncode == 0, build.output
@@ -141,3 +145,7 @@ def test_fixture_notebook_is_rendered_and_listed(fixture_site):
     assert figure.is_file(), "the chapter's figure is drawn from the fixture result at build"
     chapter = (fixture_site / "guide" / "05-jca" / "index.html").read_text(encoding="utf-8")
     assert "Notebook: datasource-max-pool-size" in chapter  # the nav entry and the result block link
+    # above the outputs, which run they are (site/notebook_note.py), linked from the page
+    assert "Which run this is" in html
+    assert 'href="../../../results/datasource-max-pool-size/20300101T000000Z-fixture-host.json"' in html
+    assert 'href="../../../guide/05-jca/"' in html

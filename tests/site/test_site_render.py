@@ -18,7 +18,7 @@ from sitekit import DATA, REPO
 from tuninglab.analysis import read_stored
 from tuninglab.numbers import MINUS
 from tuninglab.site import Site, find_markers
-from tuninglab.site import result_block, results_table, schema_doc
+from tuninglab.site import notebook_note, result_block, results_table, schema_doc
 from tuninglab.site.repository import publishable
 from tuninglab.site.text import cite
 
@@ -489,3 +489,53 @@ def test_a_sweep_without_a_reference_reads_the_same_in_its_block_and_on_the_resu
     assert rows["Direction"] == "— (no direction claimed)"
     assert "None" not in md
     assert results_table._ours(stored)[0].startswith(word)
+
+
+# --------------------------------------------------------------------------- notebook box
+
+
+def _notebook_of_run(root: Path, recipe_id: str, stored: str) -> None:
+    """A notebook whose run cell printed the line the engine prints once it stored a result."""
+    notebook = root / "notebooks" / "guide" / f"{recipe_id}.ipynb"
+    notebook.parent.mkdir(parents=True, exist_ok=True)
+    notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": "tl.run()",
+                                               "outputs": [{"output_type": "stream",
+                                                            "text": f"[09:00] stored {stored}\n"}]}]}),
+                        encoding="utf-8")
+
+
+def test_notebook_box_names_its_run_and_a_newer_one(result, tmp_path):
+    root = _project(tmp_path, result)
+    site = Site(root)
+    assert notebook_note.render(site, "fixture-pool", str) == ""  # no notebook, no box
+    _notebook_of_run(root, "fixture-pool", "results/fixture-pool/20300101T000000Z-fixture-host.json")
+    box = notebook_note.render(Site(root), "fixture-pool", lambda p: f"<{p}>")
+    assert box.startswith('!!! info "Which run this is"')
+    assert "(<results/fixture-pool/20300101T000000Z-fixture-host.json>)" in box
+    assert "[5 Pools](<guide/05-jca.md>)" in box
+    # the notebook still shows the older run: the box says which one the pages show
+    _notebook_of_run(root, "fixture-pool", "results/fixture-pool/20290601T000000Z-fixture-host.json")
+    box = notebook_note.render(Site(root), "fixture-pool", str)
+    assert box.startswith('!!! warning "A newer run is stored"')
+    assert "The outputs below are the run of" in box and "20290601T000000Z" in box
+    assert "**A newer run is stored**" in box and "20300101T000000Z" in box
+
+
+def test_notebook_box_says_when_todays_rules_read_its_run_otherwise(tmp_path):
+    """A sweep stored with a "Set ..." sentence that today's rule reads as "cannot tell": the
+    box gives both readings (the outputs keep the run's own)."""
+    stored = sweep_result()
+    stored["analysis"]["curves"][0]["against_best"]["p256"].update(ci_low=-0.12)
+    stored["trials"] = []  # what a stored result has (store.load_result); the box reads neither
+    stored["provenance"]["host"] = "fixture-host"
+    folder = tmp_path / "results" / "fixture-heap"
+    folder.mkdir(parents=True)
+    (folder / "20300101T000000Z-fixture-host.json").write_text(json.dumps(stored), encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "recipes").mkdir()
+    _notebook_of_run(tmp_path, "fixture-heap", "results/fixture-heap/20300101T000000Z-fixture-host.json")
+    box = notebook_note.render(Site(tmp_path), "fixture-heap", str)
+    assert box.startswith('!!! warning "Read differently today"')
+    today = box.split("says something else:** ")[1].split("\n")[0]
+    assert today.startswith("This run cannot tell")
+    assert "Its output below says: Set 256 MB: the cheapest heap within noise of the best (FIXTURE)." in box
