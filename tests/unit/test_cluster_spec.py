@@ -163,3 +163,38 @@ def test_nodes_boot_with_dns_discovery_on_the_tcp_stack():
 def test_a_standalone_ha_xml_of_another_shape_is_refused():
     with pytest.raises(cluster.ClusterError, match="does not hold <socket-protocol"):
         cluster.dns_discovery(HA_JGROUPS.replace("MPING", "PING"))
+
+
+class _SplitNodes:
+    """Two reloaded members of a parked cluster, each in a view of its own (stop 72's CI), as
+    their management API reports them: a node reloaded again joins the other's view."""
+
+    def __init__(self):
+        self.views = {"app-1": "[app-1|8] (1) [app-1]", "app-2": "[app-2|0] (1) [app-2]"}
+        self.reloaded, self.said = [], []
+
+    def management_of(self, name):
+        nodes = self
+
+        class Management:
+            def read_attribute(self, address, attribute):
+                return nodes.views[name] if attribute == "view" else "OK"
+
+            def reload(self):
+                nodes.reloaded.append(name)
+                members = "[app-1, app-2]"
+                nodes.views = {n: f"[app-1|9] (2) {members}" for n in nodes.views}
+        return Management()
+
+    def progress(self, text):
+        self.said.append(text)
+
+
+def test_a_parked_cluster_split_after_its_reloads_is_joined_by_reloading_the_node_apart(
+        monkeypatch):
+    monkeypatch.setattr(cluster, "SPLIT_PATIENCE_S", 0.0)
+    nodes = _SplitNodes()
+    reloaded, views = cluster._reload_the_split_off(nodes, ["app-1", "app-2"], timeout_s=1.0)
+    assert reloaded == nodes.reloaded == ["app-2"]  # the larger view stays: app-1 is first
+    assert all(cluster._has_all(v, ["app-1", "app-2"]) for v in views.values())
+    assert "app-1 sees app-1; app-2 sees app-2" in nodes.said[0]
