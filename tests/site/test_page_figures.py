@@ -139,3 +139,66 @@ def test_the_check_sees_a_figure_that_drifted(tmp_path):
     drifted = fig.replace(f"{100 * m['ci_high']:+.1f}]", f"{100 * m['ci_high'] + 0.3:+.1f}]")
     page.write_text(good.format(name=name, fig=drifted), encoding="utf-8")
     assert len(_unmatched(page)) == 1
+
+
+# --------------------------------------------------------------------------- "the block above"
+
+# A sentence that says which run "the block above" shows must name the run the block shows:
+# the newest publishable result of the section's recipe. A page written before a re-measure
+# kept saying "the block above shows the run of 29 November" under a block showing the run
+# of 7 December (three such sentences, found 7 December 2026).
+BLOCK_ABOVE = re.compile(r"(?i)(?<!first )(?<!second )\bthe block above\b|"
+                         r"\bthe block at the top of this section\b")
+RESULT_MARKER = re.compile(r"<!--\s*result:\s*(?P<id>[A-Za-z0-9._-]+)\s*-->")
+LINKED_FILE = re.compile(r"results/(?P<id>[A-Za-z0-9._-]+)/(?P<file>\d{8}T\d{6}Z[^)\s]*\.json)")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+DATE = re.compile(rf"\b(\d{{1,2}}) ({'|'.join(MONTHS)}) (\d{{4}})\b")
+
+
+@lru_cache(maxsize=None)
+def _newest_shown(recipe_id: str) -> str | None:
+    """The file name of the result a recipe's block shows (site.repository.publishable)."""
+    from tuninglab.site.repository import publishable
+    for path in sorted((RESULTS / recipe_id).glob("*.json"), reverse=True):
+        if publishable(json.loads(path.read_text(encoding="utf-8"))):
+            return path.name
+    return None
+
+
+def _stale_block_mentions(text: str) -> list[str]:
+    found, blocks = [], []
+    for paragraph in _paragraphs(text):
+        if paragraph.startswith("#"):
+            blocks = []
+        blocks = [m.group("id") for m in RESULT_MARKER.finditer(paragraph)] or blocks
+        if len(blocks) != 1:  # no block, or blocks stacked: "the block above" names neither
+            continue
+        newest = _newest_shown(blocks[0])
+        if newest is None:
+            continue
+        day = f"{int(newest[6:8])} {MONTHS[int(newest[4:6]) - 1]} {newest[:4]}"
+        for mention in BLOCK_ABOVE.finditer(paragraph):
+            sentence = " ".join(_sentence_of(paragraph, mention.start()).split())
+            linked = [m.group("file") for m in LINKED_FILE.finditer(sentence)
+                      if m.group("id") == blocks[0]]
+            dates = [" ".join(d.groups()) for d in DATE.finditer(sentence)]
+            if (linked and newest not in linked) or (not linked and dates and day not in dates):
+                found.append(f"{blocks[0]}: the block shows {newest}, the sentence says: "
+                             f"{sentence[:160]}")
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_the_block_above_is_the_run_its_sentence_names(page):
+    stale = _stale_block_mentions(page.read_text(encoding="utf-8"))
+    assert not stale, "sentences naming another run than the block shows:\n" + "\n".join(stale)
+
+
+def test_the_block_check_sees_a_sentence_left_behind_by_a_re_measure():
+    newest = _newest_shown("aa-noise")
+    older = sorted(p.name for p in (RESULTS / "aa-noise").glob("*.json") if p.name < newest)[-1]
+    page = "## A\n\n<!-- result: aa-noise -->\n\nThe block above shows the run {}.\n"
+    assert _stale_block_mentions(page.format(f"([result](../results/aa-noise/{newest}))")) == []
+    assert len(_stale_block_mentions(page.format(f"([result](../results/aa-noise/{older}))"))) == 1
+    assert len(_stale_block_mentions(page.format("of 1 January 2020"))) == 1
