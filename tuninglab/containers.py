@@ -246,7 +246,11 @@ class WildFlyNode(LabContainer):
 
     MANAGEMENT_PORT = 9990
     HTTP_PORT = 8080
-    BOOT_TIMEOUT_S = 120  # a node booting with a core or more to itself
+    # A node booting with a core or more to itself. 180 s, not 120: in a local CI run of
+    # 8 December 2026 a two-node cluster's node (http-session-granularity), booting while the
+    # other notebook of the pair ran its own stack on the same two cores, registered its last
+    # web context just as 120 s ran out, and failed the notebook; a hung boot is still caught.
+    BOOT_TIMEOUT_S = 180
 
     def __init__(self, image: str = images.WILDFLY, boot_timeout_s: float = BOOT_TIMEOUT_S):
         super().__init__(image, "app")
