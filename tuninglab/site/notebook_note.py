@@ -50,7 +50,10 @@ def render(site, recipe_id: str, link: Callable[[str], str]) -> str:
         raw = results.upgrade(load_result(site.root / shown))
     except ResultError:
         return ""
-    today = site.read(recipe_id, raw)
+    newest = site.newest(recipe_id)  # read by today's rules already (cached per build)
+    newest_path = newest[0].relative_to(site.root).as_posix() if newest else None
+    newer = newest is not None and newest_path != shown
+    today = site.read(recipe_id, raw) if newer or newest is None else newest[1]
     started = fmt_time((raw.get("provenance") or {}).get("started"))
     lines = [f"The outputs below are the run of {started} "
              f"([result file]({link(shown)})), as that day's code printed them."]
@@ -59,14 +62,11 @@ def render(site, recipe_id: str, link: Callable[[str], str]) -> str:
         lines += ["", f"**Read by today's rules, this run says something else:** "
                       f"{results.headline(today)}", "",
                   f"Its output below says: {results.headline(raw)}"]
-    newest = site.newest(recipe_id)
-    newer = newest is not None and newest[0].relative_to(site.root).as_posix() != shown
     if newer:
-        path, result = newest
+        result = newest[1]
         when = fmt_time((result.get("provenance") or {}).get("started"))
         lines += ["", f"**A newer run is stored**, of {when} "
-                      f"([result file]({link(path.relative_to(site.root).as_posix())})): "
-                      f"{results.headline(result)}"]
+                      f"([result file]({link(newest_path)})): {results.headline(result)}"]
     pages = site.pages.get(recipe_id, [])
     if pages:
         lines += ["", "The chapter pages show the newest run, read by today's rules: "
